@@ -1,0 +1,221 @@
+"""The data Kenning keeps: memories, links between them, and recall hits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+
+class MemoryType(StrEnum):
+    """What kind of thing a memory records (MAMA-ADR-001 types plus auto-claude episodes)."""
+
+    DECISION = "decision"
+    CHECKPOINT = "checkpoint"
+    INSIGHT = "insight"
+    CONTEXT = "context"
+    PATTERN = "pattern"
+    GOTCHA = "gotcha"
+    OUTCOME = "outcome"
+    DISCOVERY = "discovery"
+    SESSION = "session"
+    PREFERENCE = "preference"
+
+
+class Category(StrEnum):
+    """ADR-048 categories: the sections of MEMORY.md and the topic files."""
+
+    PROJECT_PATTERNS = "project-patterns"
+    DEBUGGING = "debugging"
+    ARCHITECTURE = "architecture"
+    PREFERENCES = "preferences"
+    PERFORMANCE = "performance"
+    SECURITY = "security"
+
+
+class OutcomeStatus(StrEnum):
+    """How a decision turned out (MAMA-ADR-001 outcomes)."""
+
+    SUCCESS = "success"
+    FAILED = "failed"
+    PARTIAL = "partial"
+
+
+class Scope(StrEnum):
+    """Where a memory applies: this project (shared), this checkout only, or the user everywhere."""
+
+    PROJECT = "project"
+    LOCAL = "local"
+    USER = "user"
+
+
+class LinkType(StrEnum):
+    """The four core link types of the storage layer (MAMA-ADR-001 §1)."""
+
+    EVOLUTION = "evolution"
+    IMPLEMENTATION = "implementation"
+    ASSOCIATION = "association"
+    TEMPORAL = "temporal"
+
+
+class CreatedBy(StrEnum):
+    """Who made a link."""
+
+    USER = "user"
+    SYSTEM = "system"
+    LLM = "llm"
+
+
+# Default category per type, so MEMORY.md sections stay meaningful without the user choosing.
+DEFAULT_CATEGORY: dict[MemoryType, Category] = {
+    MemoryType.DECISION: Category.ARCHITECTURE,
+    MemoryType.CHECKPOINT: Category.PROJECT_PATTERNS,
+    MemoryType.INSIGHT: Category.PROJECT_PATTERNS,
+    MemoryType.CONTEXT: Category.PROJECT_PATTERNS,
+    MemoryType.PATTERN: Category.PROJECT_PATTERNS,
+    MemoryType.GOTCHA: Category.DEBUGGING,
+    MemoryType.OUTCOME: Category.PROJECT_PATTERNS,
+    MemoryType.DISCOVERY: Category.ARCHITECTURE,
+    MemoryType.SESSION: Category.PROJECT_PATTERNS,
+    MemoryType.PREFERENCE: Category.PREFERENCES,
+}
+
+# Starting confidence per type when the caller gives none: decisions and gotchas are deliberate.
+DEFAULT_CONFIDENCE: dict[MemoryType, float] = {
+    MemoryType.DECISION: 0.8,
+    MemoryType.GOTCHA: 0.75,
+    MemoryType.PREFERENCE: 0.8,
+    MemoryType.PATTERN: 0.7,
+}
+BASE_CONFIDENCE = 0.6
+
+
+def ms_to_datetime(ms: int | None) -> datetime | None:
+    """Unix milliseconds to an aware UTC datetime."""
+    return None if ms is None else datetime.fromtimestamp(ms / 1000, tz=UTC)
+
+
+def iso(ms: int | None) -> str | None:
+    """Unix milliseconds to ISO 8601 with a trailing Z (the JSON form)."""
+    if ms is None:
+        return None
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds").replace(
+        "+00:00", "Z"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """One remembered thing. Times are Unix milliseconds (UTC); ``*_time`` give datetimes."""
+
+    id: str
+    type: MemoryType
+    topic: str | None
+    summary: str
+    content: str
+    category: Category
+    tags: tuple[str, ...]
+    source: str | None
+    confidence: float
+    outcome: OutcomeStatus | None
+    outcome_reason: str | None
+    project: str
+    scope: Scope
+    agent: str | None
+    created_at: int
+    updated_at: int
+    last_accessed_at: int | None
+    access_count: int
+    content_hash: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+    is_new: bool = field(default=True, compare=False)
+
+    @property
+    def created_time(self) -> datetime:
+        return datetime.fromtimestamp(self.created_at / 1000, tz=UTC)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Stable JSON form used by the CLI's ``--json`` and the other adapters."""
+        return {
+            "id": self.id,
+            "type": self.type.value,
+            "topic": self.topic,
+            "summary": self.summary,
+            "content": self.content,
+            "category": self.category.value,
+            "tags": list(self.tags),
+            "source": self.source,
+            "confidence": round(self.confidence, 4),
+            "outcome": self.outcome.value if self.outcome else None,
+            "outcome_reason": self.outcome_reason,
+            "project": self.project,
+            "scope": self.scope.value,
+            "agent": self.agent,
+            "created_at": iso(self.created_at),
+            "updated_at": iso(self.updated_at),
+            "last_accessed_at": iso(self.last_accessed_at),
+            "access_count": self.access_count,
+            "content_hash": self.content_hash,
+            "metadata": self.metadata,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A typed, confidence-weighted edge; ``metadata`` is the expression layer (MAMA §1)."""
+
+    id: str
+    from_id: str
+    to_id: str
+    link_type: LinkType
+    confidence: float
+    created_by: CreatedBy
+    metadata: dict[str, Any]
+    created_at: int
+
+    @property
+    def relationship(self) -> str:
+        """The words the creator used (``original_relationship``), else the core type."""
+        return str(self.metadata.get("original_relationship") or self.link_type.value)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "from_id": self.from_id,
+            "to_id": self.to_id,
+            "link_type": self.link_type.value,
+            "relationship": self.relationship,
+            "confidence": round(self.confidence, 4),
+            "created_by": self.created_by.value,
+            "metadata": self.metadata,
+            "created_at": iso(self.created_at),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A recall result: the memory, its final score and (with ``explain``) the score's parts."""
+
+    memory: Memory
+    score: float
+    parts: dict[str, float] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"score": round(self.score, 6), "memory": self.memory.to_dict()}
+        if self.parts is not None:
+            out["explain"] = {k: round(v, 6) for k, v in self.parts.items()}
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Recall and list filters, shared by every store engine."""
+
+    project: str | None = None
+    types: tuple[MemoryType, ...] | None = None
+    topic: str | None = None
+    since: int | None = None
+    until: int | None = None
+    scopes: tuple[Scope, ...] | None = None
+    agent: str | None = None

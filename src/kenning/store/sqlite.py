@@ -1,0 +1,687 @@
+"""The embedded engine: one SQLite file in WAL mode, FTS5 for keywords, numpy for vectors."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kenning.errors import NotFoundError, StoreError
+from kenning.models import (
+    Category,
+    CreatedBy,
+    Filters,
+    Link,
+    LinkType,
+    Memory,
+    MemoryType,
+    OutcomeStatus,
+    Scope,
+)
+from kenning.store.base import SCHEMA_VERSION, UPDATABLE
+from kenning.text import embedding_text, keyword_terms
+
+BUSY_TIMEOUT_MS = 30_000
+
+
+def _in(values: Sequence[str]) -> str:
+    return "(" + ", ".join(f"'{v}'" for v in values) + ")"
+
+
+_TYPES = _in([t.value for t in MemoryType])
+_CATEGORIES = _in([c.value for c in Category])
+_OUTCOMES = _in([o.value for o in OutcomeStatus])
+_SCOPES = _in([s.value for s in Scope])
+_LINK_TYPES = _in([t.value for t in LinkType])
+_CREATED_BY = _in([c.value for c in CreatedBy])
+
+# Versioned migrations: index i holds the script that takes user_version i to i + 1.
+MIGRATIONS: list[str] = [
+    f"""
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE memories (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        type TEXT NOT NULL CHECK (type IN {_TYPES}),
+        topic TEXT,
+        summary TEXT NOT NULL CHECK (length(summary) > 0),
+        content TEXT NOT NULL CHECK (length(content) > 0),
+        category TEXT NOT NULL CHECK (category IN {_CATEGORIES}),
+        tags TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(tags)),
+        source TEXT,
+        confidence REAL NOT NULL CHECK (confidence >= 0.0 AND confidence <= 1.0),
+        outcome TEXT CHECK (outcome IS NULL OR outcome IN {_OUTCOMES}),
+        outcome_reason TEXT,
+        project TEXT NOT NULL,
+        scope TEXT NOT NULL CHECK (scope IN {_SCOPES}),
+        agent TEXT NOT NULL DEFAULT '',
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        last_accessed_at INTEGER,
+        access_count INTEGER NOT NULL DEFAULT 0 CHECK (access_count >= 0),
+        content_hash TEXT NOT NULL,
+        metadata TEXT NOT NULL DEFAULT '{{}}' CHECK (json_valid(metadata)),
+        UNIQUE (project, scope, agent, content_hash)
+    );
+    CREATE INDEX idx_memories_project_created ON memories(project, created_at);
+    CREATE INDEX idx_memories_type_created ON memories(type, created_at);
+    CREATE INDEX idx_memories_topic_created ON memories(topic, created_at);
+    CREATE INDEX idx_memories_created ON memories(created_at);
+
+    CREATE VIRTUAL TABLE memories_fts USING fts5(
+        topic, summary, content, tags,
+        content='memories', content_rowid='seq',
+        tokenize='porter unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+        INSERT INTO memories_fts(rowid, topic, summary, content, tags)
+        VALUES (new.seq, new.topic, new.summary, new.content, new.tags);
+    END;
+    CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+        INSERT INTO memories_fts(memories_fts, rowid, topic, summary, content, tags)
+        VALUES ('delete', old.seq, old.topic, old.summary, old.content, old.tags);
+    END;
+    CREATE TRIGGER memories_au AFTER UPDATE OF topic, summary, content, tags ON memories BEGIN
+        INSERT INTO memories_fts(memories_fts, rowid, topic, summary, content, tags)
+        VALUES ('delete', old.seq, old.topic, old.summary, old.content, old.tags);
+        INSERT INTO memories_fts(rowid, topic, summary, content, tags)
+        VALUES (new.seq, new.topic, new.summary, new.content, new.tags);
+    END;
+
+    CREATE TABLE memory_vectors (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        embedder TEXT NOT NULL,
+        dim INTEGER NOT NULL CHECK (dim > 0),
+        vector BLOB NOT NULL CHECK (length(vector) = dim * 4),
+        UNIQUE (memory_id, embedder)
+    );
+    CREATE INDEX idx_vectors_embedder ON memory_vectors(embedder, seq);
+
+    CREATE TABLE memory_links (
+        id TEXT PRIMARY KEY,
+        from_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        to_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        link_type TEXT NOT NULL CHECK (link_type IN {_LINK_TYPES}),
+        confidence REAL NOT NULL CHECK (confidence >= 0.0 AND confidence <= 1.0),
+        created_by TEXT NOT NULL CHECK (created_by IN {_CREATED_BY}),
+        metadata TEXT NOT NULL DEFAULT '{{}}' CHECK (json_valid(metadata)),
+        relationship TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        CHECK (from_id <> to_id),
+        UNIQUE (from_id, to_id, link_type, relationship)
+    );
+    CREATE INDEX idx_links_from ON memory_links(from_id);
+    CREATE INDEX idx_links_to ON memory_links(to_id);
+    CREATE INDEX idx_links_type ON memory_links(link_type);
+    CREATE INDEX idx_links_confidence ON memory_links(confidence);
+    CREATE INDEX idx_links_relationship ON memory_links(relationship);
+
+    INSERT INTO meta(key, value) VALUES ('generation', '0'), ('redactions', '0');
+    """,
+]
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+_MEMORY_COLUMNS = (
+    "id, type, topic, summary, content, category, tags, source, confidence, outcome, "
+    "outcome_reason, project, scope, agent, created_at, updated_at, last_accessed_at, "
+    "access_count, content_hash, metadata"
+)
+_INSERT_SQL = (
+    f"INSERT INTO memories ({_MEMORY_COLUMNS}) VALUES "
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (project, scope, agent, content_hash) DO NOTHING"
+)
+
+
+def _row_to_memory(row: Sequence[Any], is_new: bool = True) -> Memory:
+    return Memory(
+        id=row[0],
+        type=MemoryType(row[1]),
+        topic=row[2],
+        summary=row[3],
+        content=row[4],
+        category=Category(row[5]),
+        tags=tuple(json.loads(row[6])),
+        source=row[7],
+        confidence=float(row[8]),
+        outcome=OutcomeStatus(row[9]) if row[9] else None,
+        outcome_reason=row[10],
+        project=row[11],
+        scope=Scope(row[12]),
+        agent=row[13] or None,
+        created_at=int(row[14]),
+        updated_at=int(row[15]),
+        last_accessed_at=None if row[16] is None else int(row[16]),
+        access_count=int(row[17]),
+        content_hash=row[18],
+        metadata=json.loads(row[19]),
+        is_new=is_new,
+    )
+
+
+def _memory_params(m: Memory) -> tuple[Any, ...]:
+    return (
+        m.id, m.type.value, m.topic, m.summary, m.content, m.category.value,
+        json.dumps(list(m.tags), ensure_ascii=False), m.source, m.confidence,
+        m.outcome.value if m.outcome else None, m.outcome_reason, m.project, m.scope.value,
+        m.agent or "", m.created_at, m.updated_at, m.last_accessed_at, m.access_count,
+        m.content_hash, json.dumps(m.metadata, ensure_ascii=False, sort_keys=True),
+    )
+
+
+def _row_to_link(row: Sequence[Any]) -> Link:
+    return Link(
+        id=row[0], from_id=row[1], to_id=row[2], link_type=LinkType(row[3]),
+        confidence=float(row[4]), created_by=CreatedBy(row[5]), metadata=json.loads(row[6]),
+        created_at=int(row[7]),
+    )
+
+
+_LINK_COLUMNS = "id, from_id, to_id, link_type, confidence, created_by, metadata, created_at"
+
+
+def _where(filters: Filters, alias: str = "") -> tuple[str, list[Any]]:
+    """SQL WHERE clause for ``filters``; user-scope memories are visible from every project."""
+    p = f"{alias}." if alias else ""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if filters.project is not None:
+        clauses.append(f"({p}project = ? OR {p}scope = 'user')")
+        params.append(filters.project)
+    if filters.types:
+        clauses.append(f"{p}type IN ({', '.join('?' for _ in filters.types)})")
+        params.extend(t.value for t in filters.types)
+    if filters.topic is not None:
+        clauses.append(f"{p}topic = ?")
+        params.append(filters.topic)
+    if filters.since is not None:
+        clauses.append(f"{p}created_at >= ?")
+        params.append(filters.since)
+    if filters.until is not None:
+        clauses.append(f"{p}created_at < ?")
+        params.append(filters.until)
+    if filters.scopes:
+        clauses.append(f"{p}scope IN ({', '.join('?' for _ in filters.scopes)})")
+        params.extend(s.value for s in filters.scopes)
+    if filters.agent is not None:
+        clauses.append(f"{p}agent = ?")
+        params.append(filters.agent)
+    return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+
+class _VectorCache:
+    """All vectors of one embedder as a float32 matrix plus the columns filters need.
+
+    Kept in step with the file cheaply: new rows are appended by ``seq``; any update or delete
+    bumps the store's ``generation`` and forces a full reload.
+    """
+
+    def __init__(self, embedder_id: str) -> None:
+        self.embedder_id = embedder_id
+        self.generation = -1
+        self.max_seq = 0
+        self.ids: list[str] = []
+        self.matrix = np.zeros((0, 0), dtype=np.float32)
+        self.columns: dict[str, np.ndarray] = {}
+
+    def append(self, rows: list[tuple[Any, ...]]) -> None:
+        if not rows:
+            return
+        dim = rows[0][2]
+        block = np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32).reshape(-1, dim)
+        self.matrix = block.copy() if self.matrix.size == 0 else np.vstack([self.matrix, block])
+        self.ids.extend(r[1] for r in rows)
+        new_cols = {
+            "type": np.array([r[4] for r in rows], dtype=object),
+            "topic": np.array([r[5] for r in rows], dtype=object),
+            "project": np.array([r[6] for r in rows], dtype=object),
+            "scope": np.array([r[7] for r in rows], dtype=object),
+            "agent": np.array([r[8] for r in rows], dtype=object),
+            "created_at": np.array([r[9] for r in rows], dtype=np.int64),
+        }
+        if not self.columns:
+            self.columns = new_cols
+        else:
+            self.columns = {k: np.concatenate([self.columns[k], v]) for k, v in new_cols.items()}
+        self.max_seq = max(self.max_seq, max(r[0] for r in rows))
+
+    def mask(self, f: Filters) -> np.ndarray | None:
+        c = self.columns
+        m: np.ndarray | None = None
+
+        def both(x: np.ndarray) -> None:
+            nonlocal m
+            m = x if m is None else (m & x)
+
+        if f.project is not None:
+            both((c["project"] == f.project) | (c["scope"] == Scope.USER.value))
+        if f.types:
+            both(np.isin(c["type"], [t.value for t in f.types]))
+        if f.topic is not None:
+            both(c["topic"] == f.topic)
+        if f.since is not None:
+            both(c["created_at"] >= f.since)
+        if f.until is not None:
+            both(c["created_at"] < f.until)
+        if f.scopes:
+            both(np.isin(c["scope"], [s.value for s in f.scopes]))
+        if f.agent is not None:
+            both(c["agent"] == f.agent)
+        return m
+
+
+class SQLiteStore:
+    """The default engine. Safe for many processes: WAL, a busy timeout, short write locks."""
+
+    engine = "sqlite"
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path).expanduser()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                check_same_thread=False,
+            )
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open store at {self.path}: {exc}") from exc
+        self._lock = threading.RLock()
+        self._vectors: dict[str, _VectorCache] = {}
+        try:
+            self._configure()
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise StoreError(f"{self.path} is not a usable Kenning store: {exc}") from exc
+
+    # -- setup ---------------------------------------------------------------------------------
+
+    def _configure(self) -> None:
+        c = self._conn
+        c.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if c.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+            c.execute("PRAGMA journal_mode = WAL")
+        c.execute("PRAGMA synchronous = NORMAL")
+        c.execute("PRAGMA foreign_keys = ON")
+        c.execute("PRAGMA temp_store = MEMORY")
+
+    def _migrate(self) -> None:
+        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} has schema version {version}, newer than this Kenning "
+                f"({SCHEMA_VERSION}); upgrade Kenning"
+            )
+        if version == SCHEMA_VERSION:
+            return
+        with self._write():
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0 and self._conn.execute(
+                "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+            ).fetchone()[0]:
+                raise StoreError(f"{self.path} is a SQLite file but not a Kenning store")
+            for step in range(version, SCHEMA_VERSION):
+                for statement in _split_sql(MIGRATIONS[step]):
+                    self._conn.execute(statement)
+            self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken with BEGIN IMMEDIATE so concurrent writers queue."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            else:
+                self._conn.execute("COMMIT")
+
+    def _bump_generation(self, c: sqlite3.Connection) -> None:
+        c.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
+
+    # -- contract ------------------------------------------------------------------------------
+
+    @property
+    def location(self) -> str:
+        return str(self.path)
+
+    def schema_version(self) -> int:
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def insert(
+        self, memories: Sequence[Memory], vectors: np.ndarray | None, embedder_id: str | None,
+        redactions: int = 0,
+    ) -> list[Memory]:
+        out: list[Memory] = []
+        with self._write() as c:
+            new_vectors: list[tuple[str, str, int, bytes]] = []
+            for i, m in enumerate(memories):
+                cur = c.execute(_INSERT_SQL, _memory_params(m))
+                if cur.rowcount == 1:
+                    out.append(m)
+                    if vectors is not None and embedder_id:
+                        v = np.ascontiguousarray(vectors[i], dtype=np.float32)
+                        new_vectors.append((m.id, embedder_id, v.shape[0], v.tobytes()))
+                else:
+                    row = c.execute(
+                        f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE project = ? AND scope = ? "
+                        "AND agent = ? AND content_hash = ?",
+                        (m.project, m.scope.value, m.agent or "", m.content_hash),
+                    ).fetchone()
+                    out.append(_row_to_memory(row, is_new=False))
+            if new_vectors:
+                c.executemany(
+                    "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) VALUES (?,?,?,?)",
+                    new_vectors,
+                )
+            if redactions:
+                c.execute(
+                    "UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'redactions'",
+                    (redactions,),
+                )
+        return out
+
+    def get_many(self, ids: Sequence[str]) -> dict[str, Memory]:
+        found: dict[str, Memory] = {}
+        ids = list(dict.fromkeys(ids))
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            rows = self._conn.execute(
+                f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE id IN "
+                f"({', '.join('?' for _ in chunk)})",
+                chunk,
+            ).fetchall()
+            for row in rows:
+                found[row[0]] = _row_to_memory(row, is_new=False)
+        return found
+
+    def resolve_prefix(self, prefix: str, limit: int = 2) -> list[str]:
+        p = prefix.upper()
+        rows = self._conn.execute(
+            "SELECT id FROM memories WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+            (p, p + "\U0010ffff", limit),
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def update(
+        self, memory_id: str, fields: dict[str, Any], vector: np.ndarray | None,
+        embedder_id: str | None, redactions: int = 0,
+    ) -> Memory:
+        bad = set(fields) - UPDATABLE
+        if bad:
+            raise ValueError(f"cannot update field(s): {', '.join(sorted(bad))}")
+        values: dict[str, Any] = {}
+        for key, value in fields.items():
+            if key in ("tags",):
+                value = json.dumps(list(value), ensure_ascii=False)
+            elif key == "metadata":
+                value = json.dumps(value, ensure_ascii=False, sort_keys=True)
+            elif key == "agent":
+                value = value or ""
+            elif hasattr(value, "value"):
+                value = value.value
+            values[key] = value
+        with self._write() as c:
+            if values:
+                sets = ", ".join(f"{k} = ?" for k in values)
+                cur = c.execute(
+                    f"UPDATE memories SET {sets} WHERE id = ?", [*values.values(), memory_id]
+                )
+                if cur.rowcount == 0:
+                    raise NotFoundError(f"no memory with id {memory_id}")
+            if vector is not None or {"content", "summary", "topic"} & values.keys():
+                # A changed text invalidates every vector of it; re-indexing fills the gap.
+                c.execute("DELETE FROM memory_vectors WHERE memory_id = ?", (memory_id,))
+            if vector is not None and embedder_id:
+                v = np.ascontiguousarray(vector, dtype=np.float32)
+                c.execute(
+                    "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) VALUES (?,?,?,?)",
+                    (memory_id, embedder_id, v.shape[0], v.tobytes()),
+                )
+            if redactions:
+                c.execute(
+                    "UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'redactions'",
+                    (redactions,),
+                )
+            self._bump_generation(c)
+            row = c.execute(
+                f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE id = ?", (memory_id,)
+            ).fetchone()
+        if row is None:
+            raise NotFoundError(f"no memory with id {memory_id}")
+        return _row_to_memory(row, is_new=False)
+
+    def delete(self, memory_id: str) -> bool:
+        with self._write() as c:
+            cur = c.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
+            if cur.rowcount:
+                self._bump_generation(c)
+            return cur.rowcount > 0
+
+    def list(
+        self,
+        filters: Filters,
+        *,
+        limit: int | None = 50,
+        offset: int = 0,
+        newest_first: bool = True,
+    ) -> list[Memory]:
+        where, params = _where(filters)
+        order = "DESC" if newest_first else "ASC"
+        sql = (
+            f"SELECT {_MEMORY_COLUMNS} FROM memories{where} "
+            f"ORDER BY created_at {order}, id {order}"
+        )
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            params += [limit, offset]
+        return [_row_to_memory(r, is_new=False) for r in self._conn.execute(sql, params)]
+
+    def count(self, filters: Filters) -> int:
+        where, params = _where(filters)
+        row = self._conn.execute(f"SELECT count(*) FROM memories{where}", params).fetchone()
+        return int(row[0])
+
+    def keyword_search(self, query: str, filters: Filters, limit: int) -> list[tuple[str, float]]:
+        terms = keyword_terms(query)
+        if not terms:
+            return []
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        where, params = _where(filters, "m")
+        where = where.replace(" WHERE ", " AND ", 1) if where else ""
+        # Column weights: topic and summary count more than the body.
+        sql = (
+            "SELECT m.id, bm25(memories_fts, 2.0, 1.5, 1.0, 1.0) AS s FROM memories_fts "
+            "JOIN memories m ON m.seq = memories_fts.rowid "
+            f"WHERE memories_fts MATCH ?{where} ORDER BY s LIMIT ?"
+        )
+        rows = self._conn.execute(sql, [match, *params, limit]).fetchall()
+        return [(r[0], -float(r[1])) for r in rows]
+
+    def _cache(self, embedder_id: str) -> _VectorCache:
+        cache = self._vectors.get(embedder_id)
+        if cache is None:
+            cache = self._vectors[embedder_id] = _VectorCache(embedder_id)
+        generation = int(self.get_meta("generation") or 0)
+        if generation != cache.generation:
+            cache = self._vectors[embedder_id] = _VectorCache(embedder_id)
+            cache.generation = generation
+        rows = self._conn.execute(
+            "SELECT v.seq, v.memory_id, v.dim, v.vector, m.type, m.topic, m.project, m.scope, "
+            "m.agent, m.created_at FROM memory_vectors v JOIN memories m ON m.id = v.memory_id "
+            "WHERE v.embedder = ? AND v.seq > ? ORDER BY v.seq",
+            (embedder_id, cache.max_seq),
+        ).fetchall()
+        cache.append(rows)
+        return cache
+
+    def vector_search(
+        self, vector: np.ndarray, embedder_id: str, filters: Filters, limit: int
+    ) -> list[tuple[str, float]]:
+        with self._lock:
+            cache = self._cache(embedder_id)
+        if not cache.ids:
+            return []
+        sims = cache.matrix @ np.asarray(vector, dtype=np.float32)
+        mask = cache.mask(filters)
+        if mask is not None:
+            sims = np.where(mask, sims, -np.inf)
+        k = min(limit, len(cache.ids))
+        top = np.argpartition(-sims, k - 1)[:k]
+        top = top[np.argsort(-sims[top], kind="stable")]
+        return [(cache.ids[i], float(sims[i])) for i in top if np.isfinite(sims[i])]
+
+    def record_access(self, ids: Sequence[str], at_ms: int) -> None:
+        if not ids:
+            return
+        with self._write() as c:
+            c.executemany(
+                "UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? "
+                "WHERE id = ?",
+                [(at_ms, i) for i in ids],
+            )
+
+    def missing_vectors(self, embedder_id: str, limit: int) -> list[tuple[str, str]]:
+        rows = self._conn.execute(
+            "SELECT m.id, m.topic, m.summary, m.content FROM memories m WHERE NOT EXISTS "
+            "(SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.embedder = ?) "
+            "ORDER BY m.seq LIMIT ?",
+            (embedder_id, limit),
+        ).fetchall()
+        return [(r[0], embedding_text(r[1], r[2], r[3])) for r in rows]
+
+    def count_missing_vectors(self, embedder_id: str) -> int:
+        return int(
+            self._conn.execute(
+                "SELECT count(*) FROM memories m WHERE NOT EXISTS (SELECT 1 FROM memory_vectors v "
+                "WHERE v.memory_id = m.id AND v.embedder = ?)",
+                (embedder_id,),
+            ).fetchone()[0]
+        )
+
+    def put_vectors(self, embedder_id: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        rows = []
+        for memory_id, v in items:
+            v = np.ascontiguousarray(v, dtype=np.float32)
+            rows.append((memory_id, embedder_id, v.shape[0], v.tobytes()))
+        with self._write() as c:
+            c.executemany(
+                "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) VALUES (?,?,?,?) "
+                "ON CONFLICT (memory_id, embedder) DO UPDATE SET dim = excluded.dim, "
+                "vector = excluded.vector",
+                rows,
+            )
+            self._bump_generation(c)
+
+    def drop_other_vectors(self, embedder_id: str) -> int:
+        with self._write() as c:
+            n = c.execute("DELETE FROM memory_vectors WHERE embedder <> ?", (embedder_id,)).rowcount
+            if n:
+                self._bump_generation(c)
+        return n
+
+    def vector_counts(self) -> dict[str, int]:
+        rows = self._conn.execute(
+            "SELECT embedder, count(*) FROM memory_vectors GROUP BY embedder"
+        ).fetchall()
+        return {r[0]: int(r[1]) for r in rows}
+
+    def add_link(self, link: Link) -> Link:
+        with self._write() as c:
+            c.execute(
+                f"INSERT INTO memory_links ({_LINK_COLUMNS}, relationship) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (from_id, to_id, link_type, relationship) DO NOTHING",
+                (
+                    link.id, link.from_id, link.to_id, link.link_type.value, link.confidence,
+                    link.created_by.value, json.dumps(link.metadata, ensure_ascii=False),
+                    link.created_at, link.relationship,
+                ),
+            )
+            row = c.execute(
+                f"SELECT {_LINK_COLUMNS} FROM memory_links WHERE from_id = ? AND to_id = ? "
+                "AND link_type = ? AND relationship = ?",
+                (link.from_id, link.to_id, link.link_type.value, link.relationship),
+            ).fetchone()
+        return _row_to_link(row)
+
+    def links_of(self, memory_id: str) -> list[Link]:
+        rows = self._conn.execute(
+            f"SELECT {_LINK_COLUMNS} FROM memory_links WHERE from_id = ? UNION "
+            f"SELECT {_LINK_COLUMNS} FROM memory_links WHERE to_id = ? ORDER BY created_at, id",
+            (memory_id, memory_id),
+        ).fetchall()
+        return [_row_to_link(r) for r in rows]
+
+    def delete_link(self, link_id: str) -> bool:
+        with self._write() as c:
+            return c.execute("DELETE FROM memory_links WHERE id = ?", (link_id,)).rowcount > 0
+
+    def watermark(self) -> str:
+        row = self._conn.execute(
+            "SELECT (SELECT seq FROM sqlite_sequence WHERE name = 'memories'), "
+            "(SELECT value FROM meta WHERE key = 'generation')"
+        ).fetchone()
+        return f"{row[0] or 0}:{row[1]}"
+
+    def get_meta(self, key: str) -> str | None:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._write() as c:
+            c.execute(
+                "INSERT INTO meta(key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    def stats(self) -> dict[str, Any]:
+        c = self._conn
+        by_type = dict(c.execute("SELECT type, count(*) FROM memories GROUP BY type").fetchall())
+        size = sum(
+            p.stat().st_size
+            for p in (self.path, Path(f"{self.path}-wal"))
+            if p.exists()
+        )
+        return {
+            "memories": sum(by_type.values()),
+            "by_type": by_type,
+            "links": c.execute("SELECT count(*) FROM memory_links").fetchone()[0],
+            "vectors": self.vector_counts(),
+            "redactions": int(self.get_meta("redactions") or 0),
+            "size_bytes": size,
+        }
+
+    def close(self) -> None:
+        with self._lock, suppress(sqlite3.Error):
+            self._conn.close()
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements, keeping trigger bodies (BEGIN ... END;) whole."""
+    statements: list[str] = []
+    buf: list[str] = []
+    in_trigger = False
+    for line in script.strip().splitlines():
+        buf.append(line)
+        stripped = line.strip().upper()
+        if re.match(r"CREATE TRIGGER", stripped):
+            in_trigger = True
+        if (in_trigger and stripped == "END;") or (not in_trigger and stripped.endswith(";")):
+            statements.append("\n".join(buf).strip())
+            buf, in_trigger = [], False
+    if "".join(buf).strip():
+        statements.append("\n".join(buf).strip())
+    return statements

@@ -1,0 +1,67 @@
+"""Text helpers shared by the facade and the engines: hashing, summaries, keyword terms."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+SUMMARY_MAX = 200
+
+_WS = re.compile(r"\s+")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+# Words that carry no topic in a question; dropping them keeps BM25 on the words that matter.
+STOPWORDS = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for
+    from further had has have having he her here hers herself him himself his how i if in
+    into is it its itself just me more most my myself no nor not now of off on once only
+    or other our ours ourselves out over own same she should so some such than that the
+    their theirs them themselves then there these they this those through to too under
+    until up very was we were what when where which while who whom why will with would you
+    your yours yourself yourselves s t don didn doesn isn wasn weren ll ve re d m o y let
+    us also get got
+    """.split()
+)
+
+
+def normalize_for_hash(text: str) -> str:
+    """Whitespace-collapsed, stripped text: two memories equal under this are duplicates."""
+    return _WS.sub(" ", text).strip()
+
+
+def content_hash(text: str) -> str:
+    """SHA-256 of the normalised text, hex."""
+    return hashlib.sha256(normalize_for_hash(text).encode("utf-8")).hexdigest()
+
+
+def make_summary(content: str, limit: int = SUMMARY_MAX) -> str:
+    """The first non-empty line of ``content``, cut at a word boundary to ``limit`` characters."""
+    first = next((ln.strip() for ln in content.splitlines() if ln.strip()), "")
+    first = _WS.sub(" ", first)
+    if len(first) <= limit:
+        return first
+    cut = first[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,.;:") + "…"
+
+
+def keyword_terms(query: str, limit: int = 32) -> list[str]:
+    """Distinct lower-cased words of ``query`` without stopwords (all words if only stopwords)."""
+    words = [w.lower() for w in _WORD.findall(query)]
+    kept = [w for w in words if w not in STOPWORDS]
+    return list(dict.fromkeys(kept or words))[:limit]
+
+
+def embedding_text(topic: str | None, summary: str, content: str, limit: int = 2000) -> str:
+    """What the embedder sees: topic words, the summary if it adds anything, then content."""
+    parts = []
+    if topic:
+        parts.append(topic.replace("_", " ").replace("-", " ") + ":")
+    if summary and not content.startswith(summary.rstrip("…")):
+        parts.append(summary)
+    parts.append(content)
+    return " ".join(parts)[:limit]

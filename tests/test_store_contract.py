@@ -1,0 +1,244 @@
+"""The store contract: every engine must pass these (add an engine to ENGINES)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from kenning.errors import NotFoundError
+from kenning.ids import new_id
+from kenning.models import (
+    Category,
+    CreatedBy,
+    Filters,
+    Link,
+    LinkType,
+    Memory,
+    MemoryType,
+    OutcomeStatus,
+    Scope,
+)
+from kenning.store.base import SCHEMA_VERSION, Store
+from kenning.store.sqlite import SQLiteStore
+from kenning.text import content_hash
+
+T0 = 1_780_000_000_000
+ENGINES: dict[str, Callable[[Path], Store]] = {
+    "sqlite": lambda tmp: SQLiteStore(tmp / "contract.db"),
+}
+
+
+@pytest.fixture(params=sorted(ENGINES))
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    s = ENGINES[request.param](tmp_path)
+    yield s
+    s.close()
+
+
+def mem(content: str, *, at: int = T0, **kw: Any) -> Memory:
+    fields: dict[str, Any] = dict(
+        id=new_id(at), type=MemoryType.INSIGHT, topic=None, summary=content[:60],
+        content=content, category=Category.PROJECT_PATTERNS, tags=(), source=None,
+        confidence=0.6, outcome=None, outcome_reason=None, project="p", scope=Scope.PROJECT,
+        agent=None, created_at=at, updated_at=at, last_accessed_at=None, access_count=0,
+        content_hash=content_hash(content), metadata={},
+    )
+    fields.update(kw)
+    return Memory(**fields)
+
+
+def unit(seed: int, dim: int = 8) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal(dim).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def test_is_a_store(store: Store) -> None:
+    assert isinstance(store, Store)
+    assert store.schema_version() == SCHEMA_VERSION
+
+
+def test_insert_get_round_trip(store: Store) -> None:
+    m = mem("Use JWT for auth", type=MemoryType.DECISION, topic="auth", tags=("a", "b"),
+            metadata={"k": [1, "x"]}, outcome=OutcomeStatus.PARTIAL, outcome_reason="meh",
+            agent="reviewer", source="cli")
+    [stored] = store.insert([m], None, None)
+    assert stored.is_new
+    got = store.get_many([m.id])[m.id]
+    assert got.to_dict() == m.to_dict()
+
+
+def test_duplicate_content_returns_stored_memory(store: Store) -> None:
+    first = mem("same text")
+    store.insert([first], None, None)
+    again = mem("same text", at=T0 + 5)
+    [res] = store.insert([again], None, None)
+    assert not res.is_new and res.id == first.id
+    other_scope = mem("same text", scope=Scope.LOCAL)
+    other_project = mem("same text", project="q")
+    assert all(r.is_new for r in store.insert([other_scope, other_project], None, None))
+    assert store.count(Filters()) == 3
+
+
+def test_update_changes_fields_and_rejects_unknown(store: Store) -> None:
+    m = mem("original")
+    store.insert([m], None, None)
+    u = store.update(m.id, {"confidence": 0.9, "tags": ("x",), "outcome": OutcomeStatus.FAILED,
+                            "metadata": {"a": 1}}, None, None)
+    assert (u.confidence, u.tags, u.outcome, u.metadata) == (0.9, ("x",), OutcomeStatus.FAILED,
+                                                             {"a": 1})
+    with pytest.raises(ValueError):
+        store.update(m.id, {"id": "other"}, None, None)
+    with pytest.raises(NotFoundError):
+        store.update("0" * 26, {"confidence": 0.5}, None, None)
+
+
+def test_check_constraints_reject_bad_rows(store: Store) -> None:
+    with pytest.raises(Exception):  # noqa: B017 - engine-specific integrity error
+        store.insert([mem("bad confidence", confidence=1.5)], None, None)
+    assert store.count(Filters()) == 0
+
+
+def test_delete_removes_vectors_and_links(store: Store) -> None:
+    a, b = mem("alpha", at=T0), mem("beta", at=T0 + 1)
+    store.insert([a, b], np.stack([unit(1), unit(2)]), "e1")
+    store.add_link(Link(new_id(T0), a.id, b.id, LinkType.ASSOCIATION, 0.5, CreatedBy.USER,
+                        {"original_relationship": "relates_to"}, T0))
+    assert store.delete(a.id)
+    assert not store.delete(a.id)
+    assert store.links_of(b.id) == []
+    assert store.vector_counts() == {"e1": 1}
+    assert [i for i, _ in store.vector_search(unit(1), "e1", Filters(), 5)] == [b.id]
+
+
+def test_list_and_count_filters(store: Store) -> None:
+    rows = [
+        mem("d1", type=MemoryType.DECISION, topic="auth", at=T0),
+        mem("c1", type=MemoryType.CHECKPOINT, topic="auth", at=T0 + 10),
+        mem("g1", type=MemoryType.GOTCHA, topic="db", at=T0 + 20, agent="rev"),
+        mem("u1", scope=Scope.USER, project="", at=T0 + 30),
+        mem("other", project="q", at=T0 + 40),
+    ]
+    store.insert(rows, None, None)
+    mine = Filters(project="p")
+    assert [m.content for m in store.list(mine)] == ["u1", "g1", "c1", "d1"]
+    assert [m.content for m in store.list(mine, newest_first=False, limit=2)] == ["d1", "c1"]
+    assert store.count(Filters(project="p", topic="auth")) == 2
+    assert store.count(Filters(project="p", types=(MemoryType.GOTCHA,))) == 1
+    assert store.count(Filters(project="p", since=T0 + 10, until=T0 + 30)) == 2
+    assert store.count(Filters(project="p", scopes=(Scope.USER,))) == 1
+    assert store.count(Filters(project="q")) == 2  # its own + the user's
+    assert store.count(Filters(agent="rev")) == 1
+
+
+def test_keyword_search_ranks_and_filters(store: Store) -> None:
+    store.insert([
+        mem("JWT tokens chosen for stateless auth", topic="auth"),
+        mem("Redis sessions replaced JWT", topic="auth", at=T0 + 1),
+        mem("pytest runs with -x in CI", topic="ci", at=T0 + 2),
+    ], None, None)
+    hits = store.keyword_search("why did we pick JWT?", Filters(project="p"), 10)
+    assert len(hits) == 2 and all(s > 0 for _, s in hits)
+    assert store.keyword_search("JWT", Filters(project="p", topic="ci"), 10) == []
+    assert store.keyword_search("the of and", Filters(), 10) == []
+    assert store.keyword_search('"unbalanced AND (quote', Filters(), 10) == []
+
+
+def test_vector_search_uses_only_its_embedder_and_filters(store: Store) -> None:
+    a = mem("a", type=MemoryType.DECISION)
+    b = mem("b", at=T0 + 1)
+    store.insert([a, b], np.stack([unit(1), unit(2)]), "e1")
+    store.put_vectors("e2", [(a.id, unit(3))])
+    res = store.vector_search(unit(1), "e1", Filters(project="p"), 10)
+    assert [i for i, _ in res] == [a.id, b.id] and res[0][1] == pytest.approx(1.0, abs=1e-5)
+    only = store.vector_search(unit(1), "e1", Filters(types=(MemoryType.INSIGHT,)), 10)
+    assert [i for i, _ in only] == [b.id]
+    assert [i for i, _ in store.vector_search(unit(3), "e2", Filters(), 10)] == [a.id]
+    assert store.vector_search(unit(1), "nobody", Filters(), 10) == []
+
+
+def test_vector_search_sees_writes_after_first_search(store: Store) -> None:
+    a = mem("a")
+    store.insert([a], np.stack([unit(1)]), "e1")
+    assert len(store.vector_search(unit(1), "e1", Filters(), 10)) == 1
+    b = mem("b", at=T0 + 1)
+    store.insert([b], np.stack([unit(2)]), "e1")
+    assert next(i for i, _ in store.vector_search(unit(2), "e1", Filters(), 10)) == b.id
+    store.update(b.id, {"type": MemoryType.GOTCHA}, unit(4), "e1")
+    res = store.vector_search(unit(4), "e1", Filters(types=(MemoryType.GOTCHA,)), 10)
+    assert [i for i, _ in res] == [b.id]
+
+
+def test_changed_text_drops_stale_vector(store: Store) -> None:
+    a = mem("a")
+    store.insert([a], np.stack([unit(1)]), "e1")
+    store.update(a.id, {"content": "new text", "content_hash": content_hash("new text")},
+                 None, None)
+    assert store.count_missing_vectors("e1") == 1
+    assert store.missing_vectors("e1", 10)[0][0] == a.id
+
+
+def test_missing_put_and_drop_vectors(store: Store) -> None:
+    a, b = mem("a"), mem("b", at=T0 + 1)
+    store.insert([a, b], None, None)
+    assert store.count_missing_vectors("e1") == 2
+    store.put_vectors("e1", [(a.id, unit(1)), (b.id, unit(2))])
+    store.put_vectors("e0", [(a.id, unit(5))])
+    assert store.count_missing_vectors("e1") == 0
+    assert store.drop_other_vectors("e1") == 1
+    assert store.vector_counts() == {"e1": 2}
+
+
+def test_record_access(store: Store) -> None:
+    a = mem("a")
+    store.insert([a], None, None)
+    mark = store.watermark()
+    store.record_access([a.id, a.id], T0 + 99)
+    got = store.get_many([a.id])[a.id]
+    assert (got.access_count, got.last_accessed_at) == (2, T0 + 99)
+    assert store.watermark() == mark  # access statistics do not invalidate caches
+
+
+def test_watermark_moves_on_insert_update_delete(store: Store) -> None:
+    marks = {store.watermark()}
+    a = mem("a")
+    store.insert([a], None, None)
+    marks.add(store.watermark())
+    store.update(a.id, {"confidence": 0.7}, None, None)
+    marks.add(store.watermark())
+    store.delete(a.id)
+    marks.add(store.watermark())
+    assert len(marks) == 4
+
+
+def test_links_round_trip_and_dedupe(store: Store) -> None:
+    a, b = mem("a"), mem("b", at=T0 + 1)
+    store.insert([a, b], None, None)
+    link = Link(new_id(T0), b.id, a.id, LinkType.EVOLUTION, 0.9, CreatedBy.USER,
+                {"original_relationship": "supersedes", "reason": "slow"}, T0)
+    first = store.add_link(link)
+    again = store.add_link(Link(new_id(T0 + 1), b.id, a.id, LinkType.EVOLUTION, 0.5,
+                                CreatedBy.SYSTEM, {"original_relationship": "supersedes"}, T0))
+    assert again.id == first.id and again.metadata["reason"] == "slow"
+    assert [ln.id for ln in store.links_of(a.id)] == [first.id]
+    assert [ln.id for ln in store.links_of(b.id)] == [first.id]
+    assert store.delete_link(first.id) and not store.delete_link(first.id)
+
+
+def test_meta_and_redaction_counter(store: Store) -> None:
+    assert store.get_meta("nope") is None
+    store.set_meta("x", "1")
+    store.set_meta("x", "2")
+    assert store.get_meta("x") == "2"
+    store.insert([mem("with secret")], None, None, redactions=3)
+    assert store.stats()["redactions"] == 3
+
+
+def test_resolve_prefix(store: Store) -> None:
+    a = mem("a")
+    store.insert([a], None, None)
+    assert store.resolve_prefix(a.id[:12].lower()) == [a.id]
+    assert store.resolve_prefix("ZZZZZZZZ") == []
