@@ -1,0 +1,372 @@
+"""Tests for kenning.redact: the secret redactor run on every text before it is stored."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import importlib.util
+import random
+import re
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load(module: str, path: Path) -> ModuleType:
+    """Import ``module``; fall back to loading ``path`` directly.
+
+    kenning/__init__.py imports the whole package, which may not be importable while other
+    modules are being written; the redactor itself only needs the standard library.
+    """
+    try:
+        return importlib.import_module(module)
+    except Exception:
+        name = f"_standalone_{path.stem}"
+        if name in sys.modules:
+            return sys.modules[name]
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+        return mod
+
+
+rd = _load("kenning.redact", _ROOT / "src" / "kenning" / "redact.py")
+corpus = _load("tests.secret_corpus", _ROOT / "tests" / "secret_corpus.py")
+
+redact = rd.redact
+redact_obj = rd.redact_obj
+SECRET_SAMPLES: list[tuple[str, str]] = corpus.SECRET_SAMPLES
+SECRET_SAMPLE_KINDS: list[str] = corpus.SECRET_SAMPLE_KINDS
+NEGATIVE_SAMPLES: list[str] = corpus.NEGATIVE_SAMPLES
+
+MARKER = re.compile(r"\[REDACTED:([a-z_]+)\]")
+_SAMPLE_IDS = [f"{i:02d}-{kind}" for i, kind in enumerate(SECRET_SAMPLE_KINDS)]
+
+
+# --------------------------------------------------------------------------- the corpus
+
+
+def test_corpus_is_large_and_covers_every_required_kind() -> None:
+    assert len(SECRET_SAMPLES) >= 30
+    assert len(NEGATIVE_SAMPLES) >= 12
+    assert len(SECRET_SAMPLE_KINDS) == len(SECRET_SAMPLES)
+    required = {
+        "aws_access_key", "aws_secret_key", "github_token", "gitlab_token", "slack_token",
+        "stripe_key", "openai_key", "anthropic_key", "google_api_key", "npm_token", "pypi_token",
+        "huggingface_token", "sendgrid_key", "twilio_key", "jwt", "private_key", "url_password",
+        "authorization", "password", "token", "api_key", "secret",
+    }  # fmt: skip
+    assert required <= set(SECRET_SAMPLE_KINDS)
+    assert set(SECRET_SAMPLE_KINDS) <= set(rd.KINDS)
+
+
+@pytest.mark.parametrize(("text", "secret", "kind"), [
+    (t, s, k) for (t, s), k in zip(SECRET_SAMPLES, SECRET_SAMPLE_KINDS, strict=True)
+], ids=_SAMPLE_IDS)  # fmt: skip
+def test_secret_is_replaced_and_context_kept(text: str, secret: str, kind: str) -> None:
+    assert text.count(secret) == 1, "corpus sample must hold its secret exactly once"
+    result = redact(text)
+    assert secret not in result.text
+    assert f"[REDACTED:{kind}]" in result.text
+    before, after = text.split(secret)
+    assert result.text == f"{before}[REDACTED:{kind}]{after}"
+    assert result.count == 1
+    assert result.kinds == (kind,)
+
+
+@pytest.mark.parametrize("text", NEGATIVE_SAMPLES)
+def test_ordinary_text_is_unchanged(text: str) -> None:
+    result = redact(text)
+    assert result.text == text
+    assert result.count == 0
+    assert result.kinds == ()
+
+
+def test_all_secrets_in_one_document() -> None:
+    doc = "\n\n".join(text for text, _ in SECRET_SAMPLES)
+    result = redact(doc)
+    for _, secret in SECRET_SAMPLES:
+        assert secret not in result.text
+    assert result.count == len(SECRET_SAMPLES)
+    assert list(result.kinds) == SECRET_SAMPLE_KINDS
+    assert [m.group(1) for m in MARKER.finditer(result.text)] == SECRET_SAMPLE_KINDS
+
+
+# --------------------------------------------------------------------------- idempotence
+
+
+@pytest.mark.parametrize("text", [t for t, _ in SECRET_SAMPLES] + NEGATIVE_SAMPLES)
+def test_idempotent_per_sample(text: str) -> None:
+    once = redact(text)
+    twice = redact(once.text)
+    assert twice.text == once.text
+    assert twice.count == 0
+    assert twice.kinds == ()
+
+
+def test_idempotent_on_random_mixtures() -> None:
+    rng = random.Random(1234)
+    pieces = [t for t, _ in SECRET_SAMPLES] + NEGATIVE_SAMPLES + [
+        "[REDACTED]", "password=", "token: ", "://", "@", '"', "'", "&", "Bearer ", "mysql -p",
+        "-----BEGIN RSA PRIVATE KEY-----\n", "-----END RSA PRIVATE KEY-----", "--password ",
+    ]  # fmt: skip
+    for _ in range(400):
+        parts = rng.choices(pieces, k=rng.randint(1, 6))
+        text = "".join(p + rng.choice(["", " ", "\n", "; ", "=", ":"]) for p in parts)
+        once = redact(text)
+        twice = redact(once.text)
+        assert twice.text == once.text, text
+        assert twice.count == 0, text
+
+
+@pytest.mark.parametrize("text", [
+    "[REDACTED]",
+    "[REDACTED:password]",
+    "password=[REDACTED]",
+    "DB_PASSWORD=[REDACTED:password]",
+    'password: "[REDACTED:password]"',
+    '{"api_key": "[REDACTED:api_key]"}',
+    "postgres://app:[REDACTED:url_password]@db:5432/app",
+    "Authorization: Bearer [REDACTED:jwt]",
+    "mysql -u root -p[REDACTED:password] shop",
+    "-----BEGIN",
+])  # fmt: skip
+def test_marker_never_counts_as_a_secret(text: str) -> None:
+    result = redact(text)
+    assert result.text == text
+    assert result.count == 0
+
+
+def test_empty_text() -> None:
+    assert redact("") == rd.Redaction("", 0, ())
+
+
+# --------------------------------------------------------------------------- specific rules
+
+
+def test_marker_format_and_result_type() -> None:
+    assert rd.REDACTED == "[REDACTED]"
+    assert rd.marker("password") == "[REDACTED:password]"
+    result = redact("DB_PASSWORD=hunter2hunter2")
+    assert result == rd.Redaction("DB_PASSWORD=[REDACTED:password]", 1, ("password",))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.count = 5  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    (
+        "postgres://app_user:Sup3rS3cretPw@db.internal:5432/app",
+        "postgres://app_user:[REDACTED:url_password]@db.internal:5432/app",
+    ),
+    (
+        "amqp://guest:Gu3st-Pa55@rabbit.local/vhost",
+        "amqp://guest:[REDACTED:url_password]@rabbit.local/vhost",
+    ),
+    ("redis://:r3d1sPw@cache:6379/0", "redis://:[REDACTED:url_password]@cache:6379/0"),
+    (
+        "https://deploy:p@ss@w0rd@git.example.com/repo.git",
+        "https://deploy:[REDACTED:url_password]@git.example.com/repo.git",
+    ),
+])  # fmt: skip
+def test_url_keeps_scheme_user_and_host(url: str, expected: str) -> None:
+    result = redact(f"connect with {url} then retry")
+    assert result.text == f"connect with {expected} then retry"
+    assert result.kinds == ("url_password",)
+
+
+@pytest.mark.parametrize("text", [
+    "https://user@example.com/path",
+    "https://example.com:8443/path?next=a@b",
+    "postgres://user:password@localhost/db",
+    "postgres://app:${DB_PASSWORD}@db/app",
+    "mysql://root:<password>@127.0.0.1/test",
+    "redis://:****@cache:6379",
+])  # fmt: skip
+def test_url_without_real_password_is_unchanged(text: str) -> None:
+    assert redact(text).text == text
+
+
+@pytest.mark.parametrize("text", [
+    "DB_PASSWORD=",
+    "DB_PASSWORD=${DB_PASSWORD}",
+    "export GITHUB_TOKEN=$GH_TOKEN",
+    'api_key: "<your-api-key>"',
+    "token = 'xxx'",
+    "SECRET=***",
+    'password: "{{ vault_db_password }}"',
+    "client_secret: ${{ secrets.CLIENT_SECRET }}",
+    'token = "..."',
+    "PASSWORD=$(cat /run/secrets/db)",
+    "password: null",
+])  # fmt: skip
+def test_placeholders_are_left_alone(text: str) -> None:
+    assert redact(text).text == text
+
+
+def test_changeme_is_a_real_password() -> None:
+    assert redact("DB_PASSWORD=changeme").text == "DB_PASSWORD=[REDACTED:password]"
+    assert redact('password: "changeme"').text == 'password: "[REDACTED:password]"'
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("DB_PASS=s3cr3tValue", "DB_PASS=[REDACTED:password]"),
+    ('PASSWORD: "Hunter2!x"', 'PASSWORD: "[REDACTED:password]"'),
+    ("export SECRET_TOKEN=a1b2c3d4e5f6", "export SECRET_TOKEN=[REDACTED:token]"),
+    ("token = 'tok_9f8e7d6c5b'", "token = '[REDACTED:token]'"),
+    ('"api_key": "k-1234567890"', '"api_key": "[REDACTED:api_key]"'),
+    ("client_secret: Zx9-Qw8_Er7", "client_secret: [REDACTED:secret]"),
+    ("--password=Pa55word!", "--password=[REDACTED:password]"),
+    ("mysql -u app -p'My$qlPw1' app", "mysql -u app -p'[REDACTED:password]' app"),
+    ("mysql -u app -pMyPw1234 app", "mysql -u app -p[REDACTED:password] app"),
+    (
+        "psql 'host=db user=app password=Pg_pw_42'",
+        "psql 'host=db user=app password=[REDACTED:password]'",
+    ),
+    (
+        "Authorization: Bearer abcDEF1234567890ghiJKL",
+        "Authorization: Bearer [REDACTED:authorization]",
+    ),
+    ("Authorization: Basic dXNlcjpwYXNzd29yZA==", "Authorization: Basic [REDACTED:authorization]"),
+])  # fmt: skip
+def test_assignment_keeps_key_and_replaces_value(text: str, expected: str) -> None:
+    assert redact(text).text == expected
+
+
+def test_mysql_bare_p_prompts_and_is_left_alone() -> None:
+    text = "mysql -h db -u root -p shop"
+    assert redact(text).text == text
+
+
+def test_high_entropy_only_when_assigned_to_a_secret_key() -> None:
+    sha = "9c1185a5c5e9fc54612808977ee8f548b2258d31"
+    uuid = "550e8400-e29b-41d4-a716-446655440000"
+    prose = f"Reverted {sha}; trace id {uuid}; etag: {sha}"
+    assert redact(prose).text == prose
+    assert redact(f"api_key = {sha}").text == "api_key = [REDACTED:api_key]"
+    assert redact(f"SESSION_SECRET={uuid}").text == "SESSION_SECRET=[REDACTED:secret]"
+
+
+def test_pem_block_is_replaced_whole() -> None:
+    body = "\n".join(f"MIIEFAKEKEY{i:02d}" + "A1b2C3d4" * 6 + "xyzQ" for i in range(5))
+    block = f"-----BEGIN OPENSSH PRIVATE KEY-----\n{body}\n-----END OPENSSH PRIVATE KEY-----"
+    result = redact(f"before\n{block}\nafter")
+    assert result.text == "before\n[REDACTED:private_key]\nafter"
+    assert "MIIEFAKEKEY" not in result.text
+
+
+def test_truncated_pem_block_is_still_redacted() -> None:
+    body = "\n".join(f"MIIEFAKEKEY{i:02d}" + "A1b2C3d4" * 6 + "xyzQ" for i in range(3))
+    result = redact(f"key:\n-----BEGIN RSA PRIVATE KEY-----\n{body}\n(output truncated)")
+    assert result.text == "key:\n[REDACTED:private_key]\n(output truncated)"
+
+
+def test_public_key_and_pem_constants_are_not_redacted() -> None:
+    text = '_SK_START = b"-----BEGIN OPENSSH PRIVATE KEY-----"\n_SK_END = b"-----END OPENSSH'
+    assert redact(text).text == text
+
+
+def test_kinds_are_in_order_of_appearance() -> None:
+    aws = "AKIA" + "FAKE" + "ABCDEFGH2345"
+    text = f"key {aws} and password=Tr0ub4dor3 and postgres://u:Pg5ecret@db/app"
+    result = redact(text)
+    assert result.kinds == ("aws_access_key", "password", "url_password")
+    assert result.count == 3
+
+
+# --------------------------------------------------------------------------- redact_obj
+
+
+def test_redact_obj_nested_metadata() -> None:
+    github = corpus.GH_CLASSIC
+    meta = {
+        "source": "shell",
+        "password": "hunter2",
+        "auth": "jwt",
+        "apiKey": "abc",
+        "Authorization": "Bearer whatever",
+        "credentials": {"user": "deploy", "client_secret": "s3cr3t", "token": ""},
+        "commands": [f"git push https://{github}@github.com/a/b", "ls -la", 42],
+        "env": ("DB_PASSWORD=changeme", None, 3.5),
+        "count": 3,
+        "token_count": 128,
+        "max_tokens": "4096",
+    }
+    new, count = redact_obj(meta)
+    assert new == {
+        "source": "shell",
+        "password": "[REDACTED:password]",
+        "auth": "[REDACTED:secret]",
+        "apiKey": "[REDACTED:api_key]",
+        "Authorization": "[REDACTED:authorization]",
+        "credentials": {"user": "deploy", "client_secret": "[REDACTED:secret]", "token": ""},
+        "commands": ["git push https://[REDACTED:github_token]@github.com/a/b", "ls -la", 42],
+        "env": ("DB_PASSWORD=[REDACTED:password]", None, 3.5),
+        "count": 3,
+        "token_count": 128,
+        "max_tokens": "4096",
+    }
+    assert count == 7
+    assert meta["password"] == "hunter2", "input must not be mutated"
+    again, again_count = redact_obj(new)
+    assert again == new
+    assert again_count == 0
+
+
+def test_redact_obj_scalars_and_sequences() -> None:
+    assert redact_obj("DB_PASSWORD=changeme") == ("DB_PASSWORD=[REDACTED:password]", 1)
+    assert redact_obj(None) == (None, 0)
+    assert redact_obj(7) == (7, 0)
+    assert redact_obj([]) == ([], 0)
+    value, count = redact_obj(("a", ["token: abcd1234efgh"]))
+    assert value == ("a", ["token: [REDACTED:token]"])
+    assert count == 1
+
+
+# --------------------------------------------------------------------------- performance
+
+
+def _timed(text: str) -> float:
+    start = time.perf_counter()
+    redact(text)
+    return time.perf_counter() - start
+
+
+def test_one_megabyte_of_mixed_text_is_fast() -> None:
+    chunk = "\n".join(NEGATIVE_SAMPLES + [t for t, _ in SECRET_SAMPLES[:10]]) + "\n"
+    filler = (
+        "def handler(event, context):\n    user = event['user']\n    return {'ok': True}\n"
+        "The service retries three times with exponential backoff before giving up.\n"
+    )
+    text = ((chunk + filler * 40) * (1_000_000 // len(chunk + filler * 40) + 1))[:1_000_000]
+    assert _timed(text) < 1.0
+
+
+_PATHOLOGICAL = {
+    "letters": "a" * 1_000_000,
+    "equals": "=" * 1_000_000,
+    "colons": ":" * 1_000_000,
+    "dashes": "-" * 1_000_000,
+    "assignments": ("password=" * 120_000)[:1_000_000],
+    "yaml-keys": ("token: abc " * 100_000)[:1_000_000],
+    "url-starts": ("://a:" * 200_000)[:1_000_000],
+    "pem-begins": ("-----BEGIN RSA PRIVATE KEY-----\n" * 32_000)[:1_000_000],
+    "mysql": ("mysql -u x " * 100_000)[:1_000_000],
+    "jwt-starts": ("eyJabcdefghij." * 72_000)[:1_000_000],
+    "open-quotes": ('"password": "' * 80_000)[:1_000_000],
+    "headers": ("Authorization: " * 70_000)[:1_000_000],
+    "xml-tags": ("<password>" * 100_000)[:1_000_000],
+}
+
+
+@pytest.mark.parametrize("text", list(_PATHOLOGICAL.values()), ids=list(_PATHOLOGICAL))
+def test_pathological_inputs_do_not_backtrack(text: str) -> None:
+    # Adversarial, secret-dense megabytes: linear time (~0.1-0.5 s here); catastrophic
+    # backtracking would take minutes. The bound leaves room for slow CI machines.
+    assert _timed(text) < 2.0
