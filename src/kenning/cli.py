@@ -1,0 +1,413 @@
+"""The ``kenning`` command: a thin layer over ``kenning.Kenning``. Every command takes ``--json``
+and ``--db``; errors are one line on stderr with a non-zero exit."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from kenning.errors import KenningError, NotFoundError
+
+app = typer.Typer(
+    name="kenning",
+    help="Local-first, self-learning memory for AI coding agents.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
+DbOpt = Annotated[
+    Path | None,
+    typer.Option("--db", envvar="KENNING_DB", help="Store file (default: user data dir)."),
+]
+TypesOpt = Annotated[
+    list[str] | None, typer.Option("--type", "-t", help="Only these types (repeatable).")
+]
+TopicOpt = Annotated[str | None, typer.Option("--topic", help="Only this topic.")]
+SinceOpt = Annotated[str | None, typer.Option("--since", help="ISO date/time or age (7d, 12h).")]
+UntilOpt = Annotated[str | None, typer.Option("--until", help="ISO date/time or age.")]
+ScopeOpt = Annotated[
+    list[str] | None, typer.Option("--scope", help="project, local or user (repeatable).")
+]
+AgentOpt = Annotated[str | None, typer.Option("--agent", help="Only this agent's memories.")]
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def _open(db: Path | None) -> Iterator[Any]:
+    from kenning.facade import Kenning
+
+    try:
+        k = Kenning(db)
+    except KenningError as exc:
+        _fail(str(exc))
+    k.on_progress = _progress_printer()
+    try:
+        yield k
+    except NotFoundError as exc:
+        _fail(str(exc).strip("'\""), 3)
+    except KenningError as exc:
+        _fail(str(exc))
+    finally:
+        k.close()
+
+
+def _progress_printer() -> Any:
+    """A rich progress bar on stderr for re-indexing (M38); silent when stderr is not a TTY."""
+    state: dict[str, Any] = {}
+
+    def update(done: int, total: int) -> None:
+        if not sys.stderr.isatty():
+            if done == 0 and total:
+                typer.echo(f"re-indexing {total} memories for the current embedder…", err=True)
+            return
+        from rich.progress import Progress
+
+        if "bar" not in state:
+            bar = Progress(transient=True, console=_console(err=True))
+            bar.start()
+            state["bar"], state["task"] = bar, bar.add_task("re-indexing", total=total or 1)
+        state["bar"].update(state["task"], completed=done, total=max(total, 1))
+        if done >= total:
+            state.pop("bar").stop()
+
+    return update
+
+
+def _console(err: bool = False) -> Any:
+    from rich.console import Console
+
+    stream = sys.stderr if err else sys.stdout
+    # Piped output keeps whole rows rather than squeezing into 80 columns.
+    width = None if stream.isatty() else 200
+    return Console(stderr=err, highlight=False, soft_wrap=False, width=width)
+
+
+def _emit(data: Any) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _short(text: str, width: int = 90) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _memory_table(memories: list[Any], title: str | None = None, scores: list[float] | None = None
+                  ) -> None:
+    from rich.table import Table
+
+    table = Table(title=title, show_lines=False, header_style="bold")
+    table.add_column("id", no_wrap=True, style="cyan")
+    if scores is not None:
+        table.add_column("score", justify="right")
+    table.add_column("type", no_wrap=True)
+    table.add_column("topic", no_wrap=True, style="magenta")
+    table.add_column("summary")
+    table.add_column("conf", justify="right")
+    table.add_column("created", no_wrap=True, style="dim")
+    for i, m in enumerate(memories):
+        row = [m.id]
+        if scores is not None:
+            row.append(f"{scores[i]:.3f}")
+        outcome = f" [{m.outcome.value}]" if m.outcome else ""
+        row += [
+            m.type.value, m.topic or "", _short(m.summary) + outcome, f"{m.confidence:.2f}",
+            m.created_time.strftime("%Y-%m-%d %H:%M"),
+        ]
+        table.add_row(*row)
+    _console().print(table)
+
+
+@app.command()
+def remember(
+    text: Annotated[str, typer.Argument(help="What to remember ('-' reads stdin).")],
+    type_: Annotated[str, typer.Option("--type", "-t", help="decision, checkpoint, insight, "
+                                       "context, pattern, gotcha, outcome, discovery, session, "
+                                       "preference.")] = "insight",
+    topic: Annotated[str | None, typer.Option(help="Topic key, e.g. auth_strategy.")] = None,
+    summary: Annotated[str | None, typer.Option(help="One-line summary.")] = None,
+    category: Annotated[str | None, typer.Option(help="project-patterns, debugging, "
+                                                 "architecture, preferences, performance, "
+                                                 "security.")] = None,
+    tag: Annotated[list[str] | None, typer.Option("--tag", help="Tag (repeatable).")] = None,
+    source: Annotated[str | None, typer.Option(help="Who or what learned it.")] = None,
+    confidence: Annotated[float | None, typer.Option(help="0 to 1.")] = None,
+    scope: Annotated[str, typer.Option(help="project, local or user.")] = "project",
+    agent: Annotated[str | None, typer.Option(help="Agent name.")] = None,
+    metadata: Annotated[str | None, typer.Option(help="JSON object.")] = None,
+    created_at: Annotated[str | None, typer.Option("--created-at", help="ISO time.")] = None,
+    json_: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Remember something (secrets are redacted before anything is stored)."""
+    if text == "-":
+        text = sys.stdin.read()
+    meta = None
+    if metadata is not None:
+        try:
+            meta = json.loads(metadata)
+        except ValueError as exc:
+            _fail(f"--metadata is not valid JSON: {exc}")
+    with _open(db) as k:
+        m = k.remember(
+            text, type=type_, topic=topic, summary=summary, category=category, tags=tag or (),
+            source=source, confidence=confidence, scope=scope, agent=agent, metadata=meta,
+            created_at=created_at,
+        )
+        if json_:
+            _emit({**m.to_dict(), "created": m.is_new})
+        elif m.is_new:
+            typer.echo(f"remembered {m.id}  {m.type.value}  {_short(m.summary, 70)}")
+        else:
+            typer.echo(f"already remembered as {m.id}  {_short(m.summary, 70)}")
+
+
+@app.command()
+def recall(
+    query: Annotated[str, typer.Argument(help="What you are looking for.")],
+    k_: Annotated[int, typer.Option("-k", "--limit", help="How many results.")] = 10,
+    type_: TypesOpt = None,
+    topic: TopicOpt = None,
+    since: SinceOpt = None,
+    until: UntilOpt = None,
+    scope: ScopeOpt = None,
+    agent: AgentOpt = None,
+    explain: Annotated[bool, typer.Option(help="Show each part of every score.")] = False,
+    mode: Annotated[str, typer.Option(help="hybrid, keyword or vector.")] = "hybrid",
+    json_: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Find the memories that matter for a query (keyword + vector, fused and ranked)."""
+    with _open(db) as k:
+        hits = k.recall(
+            query, k=k_, types=type_, topic=topic, since=since, until=until, scope=scope,
+            agent=agent, explain=explain, mode=mode,  # type: ignore[arg-type]
+        )
+        if json_:
+            _emit({"query": query, "count": len(hits), "hits": [h.to_dict() for h in hits]})
+            return
+        if not hits:
+            typer.echo("no memories match")
+            return
+        _memory_table([h.memory for h in hits], scores=[h.score for h in hits])
+        if explain:
+            for h in hits:
+                p = h.parts or {}
+                typer.echo(
+                    f"{h.memory.id}: relevance {p['relevance']:.3f} (keyword rank "
+                    f"{int(p['keyword_rank']) or '-'}, vector rank {int(p['vector_rank']) or '-'}"
+                    f", similarity {p['vector_similarity']:.3f}) x confidence "
+                    f"{p['confidence']:.2f} x recency {p['recency']:.2f} x outcome "
+                    f"{p['outcome']:.2f} x intent {p['intent']:.2f}"
+                    f" = {p['final']:.4f}"
+                )
+
+
+@app.command()
+def show(
+    memory_id: Annotated[str, typer.Argument(help="Id or unique id prefix.")],
+    json_: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Show one memory in full, with its links."""
+    with _open(db) as k:
+        m = k.get(memory_id)
+        links = k.links(m.id)
+        if json_:
+            _emit({**m.to_dict(), "links": [ln.to_dict() for ln in links]})
+            return
+        d = m.to_dict()
+        width = max(len(key) for key in d)
+        for key, value in d.items():
+            if key in ("content", "metadata"):
+                continue
+            if isinstance(value, list):
+                value = ", ".join(value) or "-"
+            typer.echo(f"{key:<{width}}  {'-' if value is None else value}")
+        if m.metadata:
+            typer.echo(f"{'metadata':<{width}}  {json.dumps(m.metadata, ensure_ascii=False)}")
+        typer.echo("")
+        typer.echo(m.content)
+        if links:
+            typer.echo("")
+            for ln in links:
+                arrow = f"-> {ln.to_id}" if ln.from_id == m.id else f"<- {ln.from_id}"
+                typer.echo(f"{ln.relationship} ({ln.link_type.value}, {ln.confidence:.2f}) {arrow}")
+
+
+@app.command("list")
+def list_(
+    type_: TypesOpt = None,
+    topic: TopicOpt = None,
+    since: SinceOpt = None,
+    until: UntilOpt = None,
+    scope: ScopeOpt = None,
+    agent: AgentOpt = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", help="At most this many.")] = 50,
+    offset: Annotated[int, typer.Option(help="Skip this many.")] = 0,
+    json_: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """List memories of this project, newest first."""
+    with _open(db) as k:
+        filters = dict(types=type_, topic=topic, since=since, until=until, scope=scope,
+                       agent=agent)
+        memories = k.list(**filters, limit=limit, offset=offset)
+        total = k.count(**filters)
+        if json_:
+            _emit({"count": len(memories), "total": total,
+                   "memories": [m.to_dict() for m in memories]})
+            return
+        if not memories:
+            typer.echo("no memories")
+            return
+        _memory_table(memories, title=f"{len(memories)} of {total}")
+
+
+@app.command()
+def update(
+    memory_id: Annotated[str, typer.Argument(help="Id or unique id prefix.")],
+    text: Annotated[str | None, typer.Option(help="New content.")] = None,
+    summary: Annotated[str | None, typer.Option()] = None,
+    topic: Annotated[str | None, typer.Option()] = None,
+    type_: Annotated[str | None, typer.Option("--type", "-t")] = None,
+    category: Annotated[str | None, typer.Option()] = None,
+    tag: Annotated[list[str] | None, typer.Option("--tag", help="Replace tags.")] = None,
+    confidence: Annotated[float | None, typer.Option()] = None,
+    json_: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Change fields of a memory."""
+    given = {
+        "text": text, "summary": summary, "topic": topic, "type": type_, "category": category,
+        "tags": tag, "confidence": confidence,
+    }
+    fields = {key: value for key, value in given.items() if value is not None}
+    if not fields:
+        _fail("nothing to update: give --text, --summary, --topic, --type, --category, --tag "
+              "or --confidence", 2)
+    with _open(db) as k:
+        m = k.update(memory_id, **fields)
+        if json_:
+            _emit(m.to_dict())
+        else:
+            typer.echo(f"updated {m.id}  {_short(m.summary, 70)}")
+
+
+@app.command()
+def forget(
+    memory_id: Annotated[str, typer.Argument(help="Id or unique id prefix.")],
+    json_: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Delete a memory, its vectors and its links."""
+    with _open(db) as k:
+        m = k.forget(memory_id)
+        if json_:
+            _emit({"forgotten": m.id, "memory": m.to_dict()})
+        else:
+            typer.echo(f"forgot {m.id}  {_short(m.summary, 70)}")
+
+
+@app.command()
+def reindex(json_: JsonOpt = False, db: DbOpt = None) -> None:
+    """Embed memories that lack a vector from the current embedder (after a model change)."""
+    with _open(db) as k:
+        n = k.reindex(progress=k.on_progress)
+        if json_:
+            _emit({"embedded": n, "embedder": k.embedder.id if k.embedder else None})
+        else:
+            typer.echo(f"embedded {n} memories with {k.embedder.id if k.embedder else '-'}")
+
+
+@app.command()
+def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
+    """Store path, schema version, embedder, counts and the last internal errors."""
+    with _open(db) as k:
+        s = k.status()
+        if json_:
+            _emit(s)
+            return
+        emb = s["embedder"]
+        emb_line = (
+            f"{emb['id']} ({emb['dim']} dims)" if emb["available"]
+            else f"none: {emb['reason']}; using {emb['fallback']}"
+        )
+        vectors = ", ".join(f"{n} x {e}" for e, n in s["vectors"].items()) or "none"
+        by_type = ", ".join(f"{t} {n}" for t, n in sorted(s["memories_by_type"].items())) or "-"
+        lines = [
+            ("store", f"{s['store']} ({s['engine']}, {s['size_bytes'] / 1e6:.2f} MB)"),
+            ("schema version", str(s["schema_version"])),
+            ("project", s["project"]),
+            ("embedder", emb_line),
+            ("memories", f"{s['memories']} ({s['project_memories']} visible here): {by_type}"),
+            ("vectors", vectors + (f"; {s['vectors_missing']} missing (run kenning reindex)"
+                                   if s["vectors_missing"] else "")),
+            ("links", str(s["links"])),
+            ("redactions", str(s["redactions"])),
+            ("error log", s["error_log"]),
+        ]
+        for key, value in lines:
+            typer.echo(f"{key:<15} {value}")
+        errors = s["recent_errors"]
+        typer.echo(f"{'last errors':<15} {'none' if not errors else ''}")
+        from kenning.models import iso
+
+        for e in errors:
+            typer.echo(f"  {iso(e.get('at_ms'))}  {e.get('where')}: {e.get('error')}")
+
+
+@app.command()
+def demo(
+    json_: JsonOpt = False,
+    db: Annotated[Path | None, typer.Option("--db", help="Keep the demo store here.")] = None,
+) -> None:
+    """Walk through a small story end to end on a throwaway store."""
+    from kenning.demo import run_demo
+
+    try:
+        report = run_demo(db, echo=None if json_ else typer.echo)
+    except KenningError as exc:
+        _fail(str(exc))
+    if json_:
+        _emit(report)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console-script entry point: usage errors become one line too."""
+    try:
+        rc = app(args=argv, standalone_mode=False)
+    except typer.Exit as exc:
+        return int(exc.exit_code)
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("error: aborted", err=True)
+        return 130
+    except Exception as exc:
+        # typer's (vendored) click exceptions: duck-typed so any typer version works.
+        message = getattr(exc, "format_message", None)
+        if message is None:
+            raise
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            typer.echo(message())
+            return 0
+        code = int(getattr(exc, "exit_code", 1))
+        hint = " (see kenning --help)" if code == 2 else ""
+        typer.echo(f"error: {message()}{hint}", err=True)
+        return code
+    return rc if isinstance(rc, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
