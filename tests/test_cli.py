@@ -139,3 +139,19 @@ def test_demo_runs(cli_env: dict[str, str]) -> None:
 def test_help_and_no_args(cli_env: dict[str, str]) -> None:
     assert "remember" in run(cli_env, "--help").stdout
     assert run(cli_env, ok=False).returncode == 0
+
+
+def test_internal_errors_are_logged_for_doctor(cli_env: dict[str, str]) -> None:
+    import sqlite3
+
+    jrun(cli_env, "remember", "first memory creates the store")
+    with sqlite3.connect(cli_env["KENNING_DB"]) as conn:
+        conn.execute("CREATE TRIGGER boom BEFORE INSERT ON memories "
+                     "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END")
+    proc = run(cli_env, "remember", "second memory", ok=False)
+    assert proc.returncode == 1
+    assert proc.stderr.count("\n") == 1 and "internal error" in proc.stderr
+    assert "disk on fire" in proc.stderr
+    errors = jrun(cli_env, "doctor")["recent_errors"]
+    assert errors and "disk on fire" in errors[-1]["error"] and errors[-1]["where"] == "cli"
+    assert jrun(cli_env, "list")["total"] == 1

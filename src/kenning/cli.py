@@ -60,6 +60,13 @@ def _open(db: Path | None) -> Iterator[Any]:
         _fail(str(exc).strip("'\""), 3)
     except KenningError as exc:
         _fail(str(exc))
+    except (typer.Exit, typer.Abort, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # a bug, not bad input: keep the trace for `kenning doctor`
+        from kenning.errorlog import log_error
+
+        log_error("cli", exc)
+        _fail(f"internal error: {type(exc).__name__}: {exc} (logged; see kenning doctor)")
     finally:
         k.close()
 

@@ -218,65 +218,88 @@ def _where(filters: Filters, alias: str = "") -> tuple[str, list[Any]]:
     return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
 
+_CODED = ("type", "topic", "project", "scope", "agent")
+
+
 class _VectorCache:
     """All vectors of one embedder as a float32 matrix plus the columns filters need.
 
-    Kept in step with the file cheaply: new rows are appended by ``seq``; any update or delete
-    bumps the store's ``generation`` and forces a full reload.
+    Kept in step with the file cheaply: new rows are appended by ``seq`` into buffers that grow
+    by doubling; any update or delete bumps the store's ``generation`` and forces a full reload.
+    Text columns are stored as small integer codes so filter masks are integer compares.
     """
 
     def __init__(self, embedder_id: str) -> None:
         self.embedder_id = embedder_id
         self.generation = -1
         self.max_seq = 0
+        self.n = 0
         self.ids: list[str] = []
-        self.matrix = np.zeros((0, 0), dtype=np.float32)
-        self.columns: dict[str, np.ndarray] = {}
+        self._matrix = np.zeros((0, 0), dtype=np.float32)
+        self._cols: dict[str, np.ndarray] = {}
+        self._codes: dict[str, dict[Any, int]] = {c: {} for c in _CODED}
+
+    @property
+    def matrix(self) -> np.ndarray:
+        return self._matrix[: self.n]
+
+    def _reserve(self, extra: int, dim: int) -> None:
+        need = self.n + extra
+        if self._matrix.shape[0] >= need:
+            return
+        cap = max(need, 2 * self._matrix.shape[0], 1024)
+        grown = np.empty((cap, dim), dtype=np.float32)
+        if self.n:
+            grown[: self.n] = self._matrix[: self.n]
+        self._matrix = grown
+        for name in (*_CODED, "created_at"):
+            col = np.empty(cap, dtype=np.int64 if name == "created_at" else np.int32)
+            if name in self._cols:
+                col[: self.n] = self._cols[name][: self.n]
+            self._cols[name] = col
 
     def append(self, rows: list[tuple[Any, ...]]) -> None:
         if not rows:
             return
         dim = rows[0][2]
-        block = np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32).reshape(-1, dim)
-        self.matrix = block.copy() if self.matrix.size == 0 else np.vstack([self.matrix, block])
+        self._reserve(len(rows), dim)
+        end = self.n + len(rows)
+        block = np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32)
+        self._matrix[self.n : end] = block.reshape(-1, dim)
+        for j, name in enumerate(_CODED, start=4):
+            codes = self._codes[name]
+            self._cols[name][self.n : end] = [codes.setdefault(r[j], len(codes)) for r in rows]
+        self._cols["created_at"][self.n : end] = [r[9] for r in rows]
         self.ids.extend(r[1] for r in rows)
-        new_cols = {
-            "type": np.array([r[4] for r in rows], dtype=object),
-            "topic": np.array([r[5] for r in rows], dtype=object),
-            "project": np.array([r[6] for r in rows], dtype=object),
-            "scope": np.array([r[7] for r in rows], dtype=object),
-            "agent": np.array([r[8] for r in rows], dtype=object),
-            "created_at": np.array([r[9] for r in rows], dtype=np.int64),
-        }
-        if not self.columns:
-            self.columns = new_cols
-        else:
-            self.columns = {k: np.concatenate([self.columns[k], v]) for k, v in new_cols.items()}
-        self.max_seq = max(self.max_seq, max(r[0] for r in rows))
+        self.n = end
+        self.max_seq = max(self.max_seq, rows[-1][0])
+
+    def _is(self, name: str, values: Sequence[Any]) -> np.ndarray:
+        codes = [self._codes[name][v] for v in values if v in self._codes[name]]
+        return np.isin(self._cols[name][: self.n], codes)
 
     def mask(self, f: Filters) -> np.ndarray | None:
-        c = self.columns
-        m: np.ndarray | None = None
-
-        def both(x: np.ndarray) -> None:
-            nonlocal m
-            m = x if m is None else (m & x)
-
+        parts: list[np.ndarray] = []
         if f.project is not None:
-            both((c["project"] == f.project) | (c["scope"] == Scope.USER.value))
+            parts.append(self._is("project", [f.project]) | self._is("scope", [Scope.USER.value]))
         if f.types:
-            both(np.isin(c["type"], [t.value for t in f.types]))
+            parts.append(self._is("type", [t.value for t in f.types]))
         if f.topic is not None:
-            both(c["topic"] == f.topic)
+            parts.append(self._is("topic", [f.topic]))
         if f.since is not None:
-            both(c["created_at"] >= f.since)
+            parts.append(self._cols["created_at"][: self.n] >= f.since)
         if f.until is not None:
-            both(c["created_at"] < f.until)
+            parts.append(self._cols["created_at"][: self.n] < f.until)
         if f.scopes:
-            both(np.isin(c["scope"], [s.value for s in f.scopes]))
+            parts.append(self._is("scope", [s.value for s in f.scopes]))
         if f.agent is not None:
-            both(c["agent"] == f.agent)
-        return m
+            parts.append(self._is("agent", [f.agent]))
+        if not parts:
+            return None
+        out = parts[0]
+        for p in parts[1:]:
+            out = out & p
+        return out
 
 
 class SQLiteStore:
@@ -531,13 +554,13 @@ class SQLiteStore:
     ) -> list[tuple[str, float]]:
         with self._lock:
             cache = self._cache(embedder_id)
-        if not cache.ids:
+        if not cache.n:
             return []
         sims = cache.matrix @ np.asarray(vector, dtype=np.float32)
         mask = cache.mask(filters)
         if mask is not None:
             sims = np.where(mask, sims, -np.inf)
-        k = min(limit, len(cache.ids))
+        k = min(limit, cache.n)
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top], kind="stable")]
         return [(cache.ids[i], float(sims[i])) for i in top if np.isfinite(sims[i])]
