@@ -131,7 +131,12 @@ class MiniLMEmbedder:
     def _run(self, texts: Sequence[str]) -> np.ndarray:
         import numpy as np
 
-        enc = self._tokenizer.encode_batch(list(texts))
+        # encode_batch fans out to a thread pool: slower than encode for the one-query case.
+        enc = (
+            [self._tokenizer.encode(texts[0])]
+            if len(texts) == 1
+            else self._tokenizer.encode_batch(list(texts))
+        )
         ids = np.array([e.ids for e in enc], dtype=np.int64)
         mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
         feed = {"input_ids": ids, "attention_mask": mask}

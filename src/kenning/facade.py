@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -89,11 +90,20 @@ class Kenning:
         self.max_content_chars = max_content_chars
         self.on_progress: Progress | None = None
         self._indexed_at: str | None = None
+        self._executor: ThreadPoolExecutor | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------
 
     def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
         self.store.close()
+
+    def _worker(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kenning")
+        return self._executor
 
     def __enter__(self) -> Kenning:
         return self
@@ -386,12 +396,17 @@ class Kenning:
         pool = max(100, 5 * k)
         keyword: list[tuple[str, float]] = []
         vector: list[tuple[str, float]] = []
-        if mode != "vector" or self.embedder is None:
-            keyword = self.store.keyword_search(query, f, pool)
+        want_keyword = mode != "vector" or self.embedder is None
         if mode != "keyword" and self.embedder is not None:
             self._ensure_index()
+            # The keyword search runs while the model embeds the query (both release the GIL).
+            pending = self._worker().submit(self.store.keyword_search, query, f, pool) \
+                if want_keyword else None
             qvec = self.embedder.embed([query.strip()])[0]
             vector = self.store.vector_search(qvec, self.embedder.id, f, pool)
+            keyword = pending.result() if pending else []
+        elif want_keyword:
+            keyword = self.store.keyword_search(query, f, pool)
         fused = fuse(keyword, vector, self.weights)
         head = contenders(fused, k, self.weights)
         fused = {mid: fused[mid] for mid in head}

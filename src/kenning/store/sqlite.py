@@ -142,28 +142,39 @@ _INSERT_SQL = (
 )
 
 
+_TYPE = {t.value: t for t in MemoryType}
+_CATEGORY = {c.value: c for c in Category}
+_OUTCOME = {o.value: o for o in OutcomeStatus}
+_SCOPE = {s.value: s for s in Scope}
+
+
+def _json(text: str, empty: Any) -> Any:
+    """json.loads with a fast path for the common empty list / object."""
+    return empty if text in ("[]", "{}") else json.loads(text)
+
+
 def _row_to_memory(row: Sequence[Any], is_new: bool = True) -> Memory:
     return Memory(
         id=row[0],
-        type=MemoryType(row[1]),
+        type=_TYPE[row[1]],
         topic=row[2],
         summary=row[3],
         content=row[4],
-        category=Category(row[5]),
-        tags=tuple(json.loads(row[6])),
+        category=_CATEGORY[row[5]],
+        tags=tuple(_json(row[6], ())),
         source=row[7],
         confidence=float(row[8]),
-        outcome=OutcomeStatus(row[9]) if row[9] else None,
+        outcome=_OUTCOME[row[9]] if row[9] else None,
         outcome_reason=row[10],
         project=row[11],
-        scope=Scope(row[12]),
+        scope=_SCOPE[row[12]],
         agent=row[13] or None,
         created_at=int(row[14]),
         updated_at=int(row[15]),
         last_accessed_at=None if row[16] is None else int(row[16]),
         access_count=int(row[17]),
         content_hash=row[18],
-        metadata=json.loads(row[19]),
+        metadata=_json(row[19], None) or {},
         is_new=is_new,
     )
 
