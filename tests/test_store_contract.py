@@ -242,3 +242,36 @@ def test_resolve_prefix(store: Store) -> None:
     store.insert([a], None, None)
     assert store.resolve_prefix(a.id[:12].lower()) == [a.id]
     assert store.resolve_prefix("ZZZZZZZZ") == []
+
+
+def test_vector_search_follows_other_writers(store: Store, tmp_path: Path) -> None:
+    """A second handle (another process in real life) sees inserts, updates and deletes."""
+    if store.engine != "sqlite":
+        pytest.skip("this engine shares state through the server")
+    other = SQLiteStore(store.location)
+    try:
+        a, b = mem("a"), mem("b", at=T0 + 1)
+        store.insert([a, b], np.stack([unit(1), unit(2)]), "e1")
+        assert [i for i, _ in other.vector_search(unit(1), "e1", Filters(), 1)] == [a.id]
+        store.update(a.id, {"type": MemoryType.GOTCHA}, unit(7), "e1")
+        store.delete(b.id)
+        c = mem("c", at=T0 + 2)
+        store.insert([c], np.stack([unit(1)]), "e1")
+        res = other.vector_search(unit(7), "e1", Filters(), 10)
+        assert next(i for i, _ in res) == a.id and b.id not in {i for i, _ in res}
+        gotchas = other.vector_search(unit(1), "e1", Filters(types=(MemoryType.GOTCHA,)), 10)
+        assert [i for i, _ in gotchas] == [a.id]
+        assert {i for i, _ in other.vector_search(unit(1), "e1", Filters(), 10)} == {a.id, c.id}
+    finally:
+        other.close()
+
+
+def test_many_updates_keep_vector_search_exact(store: Store) -> None:
+    rows = [mem(f"m{i}", at=T0 + i) for i in range(50)]
+    store.insert(rows, np.stack([unit(i) for i in range(50)]), "e1")
+    store.vector_search(unit(0), "e1", Filters(), 5)
+    for i in range(0, 50, 2):
+        store.update(rows[i].id, {"confidence": 0.9}, unit(100 + i), "e1")
+    for i in range(50):
+        want = unit(100 + i) if i % 2 == 0 else unit(i)
+        assert store.vector_search(want, "e1", Filters(), 1)[0][0] == rows[i].id

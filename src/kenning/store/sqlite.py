@@ -1,4 +1,7 @@
-"""The embedded engine: one SQLite file in WAL mode, FTS5 for keywords, numpy for vectors."""
+"""The embedded engine: one SQLite file in WAL mode, FTS5 for keywords, numpy for vectors.
+
+numpy is imported only when vectors are involved, so keyword-only processes (hooks) start fast.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +13,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from kenning.errors import NotFoundError, StoreError
 from kenning.models import (
@@ -29,7 +30,15 @@ from kenning.models import (
 from kenning.store.base import SCHEMA_VERSION, UPDATABLE
 from kenning.text import embedding_text, keyword_terms
 
+if TYPE_CHECKING:
+    import numpy as np
+
+    from kenning.store.vectorcache import VectorCache
+
 BUSY_TIMEOUT_MS = 30_000
+CHANGES_KEPT = 10_000  # change-log rows kept for other processes' caches to catch up from
+SELECTIVE_FROM = 20_000  # memories from which keyword search skips very common terms
+_BM25 = "bm25(memories_fts, 2.0, 1.5, 1.0, 1.0)"  # topic and summary weigh more than the body
 
 
 def _in(values: Sequence[str]) -> str:
@@ -125,6 +134,12 @@ MIGRATIONS: list[str] = [
     CREATE INDEX idx_links_confidence ON memory_links(confidence);
     CREATE INDEX idx_links_relationship ON memory_links(relationship);
 
+    -- Memories whose vector or filter columns changed, so in-memory caches update one row.
+    CREATE TABLE memory_changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        memory_id TEXT NOT NULL
+    );
+
     INSERT INTO meta(key, value) VALUES ('generation', '0'), ('redactions', '0');
     """,
 ]
@@ -189,6 +204,12 @@ def _memory_params(m: Memory) -> tuple[Any, ...]:
     )
 
 
+def _blob(vector: Any) -> tuple[int, bytes]:
+    """A vector as (dimension, little-endian float32 bytes), without importing numpy here."""
+    v = vector.astype("<f4", copy=False).ravel()
+    return int(v.shape[0]), v.tobytes()
+
+
 def _row_to_link(row: Sequence[Any]) -> Link:
     return Link(
         id=row[0], from_id=row[1], to_id=row[2], link_type=LinkType(row[3]),
@@ -198,6 +219,10 @@ def _row_to_link(row: Sequence[Any]) -> Link:
 
 
 _LINK_COLUMNS = "id, from_id, to_id, link_type, confidence, created_by, metadata, created_at"
+_VECTOR_ROWS = (
+    "SELECT v.seq, v.memory_id, v.dim, v.vector, m.type, m.topic, m.project, m.scope, m.agent, "
+    "m.created_at FROM memory_vectors v JOIN memories m ON m.id = v.memory_id"
+)
 
 
 def _where(filters: Filters, alias: str = "") -> tuple[str, list[Any]]:
@@ -229,90 +254,6 @@ def _where(filters: Filters, alias: str = "") -> tuple[str, list[Any]]:
     return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
 
-_CODED = ("type", "topic", "project", "scope", "agent")
-
-
-class _VectorCache:
-    """All vectors of one embedder as a float32 matrix plus the columns filters need.
-
-    Kept in step with the file cheaply: new rows are appended by ``seq`` into buffers that grow
-    by doubling; any update or delete bumps the store's ``generation`` and forces a full reload.
-    Text columns are stored as small integer codes so filter masks are integer compares.
-    """
-
-    def __init__(self, embedder_id: str) -> None:
-        self.embedder_id = embedder_id
-        self.generation = -1
-        self.max_seq = 0
-        self.n = 0
-        self.ids: list[str] = []
-        self._matrix = np.zeros((0, 0), dtype=np.float32)
-        self._cols: dict[str, np.ndarray] = {}
-        self._codes: dict[str, dict[Any, int]] = {c: {} for c in _CODED}
-
-    @property
-    def matrix(self) -> np.ndarray:
-        return self._matrix[: self.n]
-
-    def _reserve(self, extra: int, dim: int) -> None:
-        need = self.n + extra
-        if self._matrix.shape[0] >= need:
-            return
-        cap = max(need, 2 * self._matrix.shape[0], 1024)
-        grown = np.empty((cap, dim), dtype=np.float32)
-        if self.n:
-            grown[: self.n] = self._matrix[: self.n]
-        self._matrix = grown
-        for name in (*_CODED, "created_at"):
-            col = np.empty(cap, dtype=np.int64 if name == "created_at" else np.int32)
-            if name in self._cols:
-                col[: self.n] = self._cols[name][: self.n]
-            self._cols[name] = col
-
-    def append(self, rows: list[tuple[Any, ...]]) -> None:
-        if not rows:
-            return
-        dim = rows[0][2]
-        self._reserve(len(rows), dim)
-        end = self.n + len(rows)
-        block = np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32)
-        self._matrix[self.n : end] = block.reshape(-1, dim)
-        for j, name in enumerate(_CODED, start=4):
-            codes = self._codes[name]
-            self._cols[name][self.n : end] = [codes.setdefault(r[j], len(codes)) for r in rows]
-        self._cols["created_at"][self.n : end] = [r[9] for r in rows]
-        self.ids.extend(r[1] for r in rows)
-        self.n = end
-        self.max_seq = max(self.max_seq, rows[-1][0])
-
-    def _is(self, name: str, values: Sequence[Any]) -> np.ndarray:
-        codes = [self._codes[name][v] for v in values if v in self._codes[name]]
-        return np.isin(self._cols[name][: self.n], codes)
-
-    def mask(self, f: Filters) -> np.ndarray | None:
-        parts: list[np.ndarray] = []
-        if f.project is not None:
-            parts.append(self._is("project", [f.project]) | self._is("scope", [Scope.USER.value]))
-        if f.types:
-            parts.append(self._is("type", [t.value for t in f.types]))
-        if f.topic is not None:
-            parts.append(self._is("topic", [f.topic]))
-        if f.since is not None:
-            parts.append(self._cols["created_at"][: self.n] >= f.since)
-        if f.until is not None:
-            parts.append(self._cols["created_at"][: self.n] < f.until)
-        if f.scopes:
-            parts.append(self._is("scope", [s.value for s in f.scopes]))
-        if f.agent is not None:
-            parts.append(self._is("agent", [f.agent]))
-        if not parts:
-            return None
-        out = parts[0]
-        for p in parts[1:]:
-            out = out & p
-        return out
-
-
 class SQLiteStore:
     """The default engine. Safe for many processes: WAL, a busy timeout, short write locks."""
 
@@ -329,7 +270,7 @@ class SQLiteStore:
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open store at {self.path}: {exc}") from exc
         self._lock = threading.RLock()
-        self._vectors: dict[str, _VectorCache] = {}
+        self._vectors: dict[str, VectorCache] = {}
         try:
             self._configure()
             self._migrate()
@@ -382,7 +323,18 @@ class SQLiteStore:
                 self._conn.execute("COMMIT")
 
     def _bump_generation(self, c: sqlite3.Connection) -> None:
+        """Invalidate every cache wholesale (for bulk changes such as dropping an embedder)."""
         c.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
+
+    def _log_changes(self, c: sqlite3.Connection, memory_ids: Sequence[str]) -> None:
+        """Record changed memories so caches (in any process) refresh just those rows."""
+        c.executemany(
+            "INSERT INTO memory_changes(memory_id) VALUES (?)", [(m,) for m in memory_ids]
+        )
+        c.execute(
+            "DELETE FROM memory_changes WHERE seq <= (SELECT max(seq) FROM memory_changes) - ?",
+            (CHANGES_KEPT,),
+        )
 
     # -- contract ------------------------------------------------------------------------------
 
@@ -405,8 +357,7 @@ class SQLiteStore:
                 if cur.rowcount == 1:
                     out.append(m)
                     if vectors is not None and embedder_id:
-                        v = np.ascontiguousarray(vectors[i], dtype=np.float32)
-                        new_vectors.append((m.id, embedder_id, v.shape[0], v.tobytes()))
+                        new_vectors.append((m.id, embedder_id, *_blob(vectors[i])))
                 else:
                     row = c.execute(
                         f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE project = ? AND scope = ? "
@@ -478,17 +429,16 @@ class SQLiteStore:
                 # A changed text invalidates every vector of it; re-indexing fills the gap.
                 c.execute("DELETE FROM memory_vectors WHERE memory_id = ?", (memory_id,))
             if vector is not None and embedder_id:
-                v = np.ascontiguousarray(vector, dtype=np.float32)
                 c.execute(
                     "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) VALUES (?,?,?,?)",
-                    (memory_id, embedder_id, v.shape[0], v.tobytes()),
+                    (memory_id, embedder_id, *_blob(vector)),
                 )
             if redactions:
                 c.execute(
                     "UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'redactions'",
                     (redactions,),
                 )
-            self._bump_generation(c)
+            self._log_changes(c, [memory_id])
             row = c.execute(
                 f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE id = ?", (memory_id,)
             ).fetchone()
@@ -500,7 +450,7 @@ class SQLiteStore:
         with self._write() as c:
             cur = c.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
             if cur.rowcount:
-                self._bump_generation(c)
+                self._log_changes(c, [memory_id])
             return cur.rowcount > 0
 
     def list(
@@ -528,36 +478,100 @@ class SQLiteStore:
         return int(row[0])
 
     def keyword_search(self, query: str, filters: Filters, limit: int) -> list[tuple[str, float]]:
-        terms = keyword_terms(query)
+        terms = self._selective_terms(keyword_terms(query))
         if not terms:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        where, params = _where(filters, "m")
-        where = where.replace(" WHERE ", " AND ", 1) if where else ""
-        # Column weights: topic and summary count more than the body.
-        sql = (
-            "SELECT m.id, bm25(memories_fts, 2.0, 1.5, 1.0, 1.0) AS s FROM memories_fts "
-            "JOIN memories m ON m.seq = memories_fts.rowid "
-            f"WHERE memories_fts MATCH ?{where} ORDER BY s LIMIT ?"
-        )
-        rows = self._conn.execute(sql, [match, *params, limit]).fetchall()
+        where, params = _where(filters)
+        # Rank in FTS alone first (topic and summary weigh more than the body), then filter the
+        # head; only when filters reject most of it is the whole match set joined and sorted.
+        head = self._conn.execute(
+            f"SELECT rowid, {_BM25} FROM memories_fts WHERE memories_fts MATCH ? "
+            "ORDER BY 2 LIMIT ?",
+            (match, 4 * limit),
+        ).fetchall()
+        score = {seq: -float(s) for seq, s in head}
+        kept = self._conn.execute(
+            f"SELECT seq, id FROM memories WHERE seq IN ({', '.join('?' for _ in head)})"
+            + (where.replace(" WHERE ", " AND ", 1) if where else ""),
+            [seq for seq, _ in head] + params,
+        ).fetchall() if head else []
+        if len(kept) >= limit or len(head) < 4 * limit:
+            ranked = sorted(kept, key=lambda r: (-score[r[0]], r[0]))[:limit]
+            return [(mid, score[seq]) for seq, mid in ranked]
+        where_m, params_m = _where(filters, "m")
+        rows = self._conn.execute(
+            f"SELECT m.id, {_BM25} AS s FROM memories_fts JOIN memories m "
+            f"ON m.seq = memories_fts.rowid WHERE memories_fts MATCH ?"
+            + (where_m.replace(" WHERE ", " AND ", 1) if where_m else "")
+            + " ORDER BY s LIMIT ?",
+            [match, *params_m, limit],
+        ).fetchall()
         return [(r[0], -float(r[1])) for r in rows]
 
-    def _cache(self, embedder_id: str) -> _VectorCache:
+    def _selective_terms(self, terms: list[str]) -> list[str]:
+        """In large stores, drop terms found in over 5 % of memories when rarer ones exist.
+
+        Their BM25 weight is small, but scoring the tens of thousands of rows they match is
+        most of a keyword search's time.
+        """
+        if len(terms) < 2:
+            return terms
+        row = self._conn.execute(
+            "SELECT seq FROM sqlite_sequence WHERE name = 'memories'"
+        ).fetchone()
+        total = row[0] if row else 0
+        if total < SELECTIVE_FROM:
+            return terms
+        df = {
+            t: self._conn.execute(
+                "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?",
+                ('"' + t.replace('"', '""') + '"',),
+            ).fetchone()[0]
+            for t in terms
+        }
+        rare = [t for t in terms if df[t] <= 0.05 * total]
+        return rare or sorted(terms, key=lambda t: df[t])[:2]
+
+    def _cache(self, embedder_id: str) -> VectorCache:
+        """This embedder's vectors, brought up to date with a few cheap queries."""
+        from kenning.store.vectorcache import VectorCache
+
+        c = self._conn
+        generation, first_change, last_change, last_vector = c.execute(
+            "SELECT (SELECT value FROM meta WHERE key = 'generation'), "
+            "(SELECT min(seq) FROM memory_changes), (SELECT max(seq) FROM memory_changes), "
+            "(SELECT max(seq) FROM memory_vectors)"
+        ).fetchone()
         cache = self._vectors.get(embedder_id)
-        if cache is None:
-            cache = self._vectors[embedder_id] = _VectorCache(embedder_id)
-        generation = int(self.get_meta("generation") or 0)
-        if generation != cache.generation:
-            cache = self._vectors[embedder_id] = _VectorCache(embedder_id)
+        if (
+            cache is None
+            or cache.generation != generation
+            or (first_change is not None and first_change > cache.last_change + 1)
+        ):
+            cache = self._vectors[embedder_id] = VectorCache(embedder_id)
             cache.generation = generation
-        rows = self._conn.execute(
-            "SELECT v.seq, v.memory_id, v.dim, v.vector, m.type, m.topic, m.project, m.scope, "
-            "m.agent, m.created_at FROM memory_vectors v JOIN memories m ON m.id = v.memory_id "
-            "WHERE v.embedder = ? AND v.seq > ? ORDER BY v.seq",
-            (embedder_id, cache.max_seq),
-        ).fetchall()
-        cache.append(rows)
+            cache.last_change = last_change or 0
+        if (last_vector or 0) > cache.max_seq:
+            cache.append(c.execute(
+                f"{_VECTOR_ROWS} WHERE v.embedder = ? AND v.seq > ? ORDER BY v.seq",
+                (embedder_id, cache.max_seq),
+            ).fetchall())
+        if last_change is not None and last_change > cache.last_change:
+            changed = [r[0] for r in c.execute(
+                "SELECT DISTINCT memory_id FROM memory_changes WHERE seq > ?",
+                (cache.last_change,),
+            )]
+            cache.kill(changed)
+            for start in range(0, len(changed), 500):
+                chunk = changed[start : start + 500]
+                # Re-read these rows wherever they sit; new rows are the seq scan's job.
+                cache.append(c.execute(
+                    f"{_VECTOR_ROWS} WHERE v.embedder = ? AND v.seq <= ? AND v.memory_id IN "
+                    f"({', '.join('?' for _ in chunk)}) ORDER BY v.seq",
+                    [embedder_id, cache.max_seq, *chunk],
+                ).fetchall())
+            cache.last_change = last_change
         return cache
 
     def vector_search(
@@ -565,16 +579,7 @@ class SQLiteStore:
     ) -> list[tuple[str, float]]:
         with self._lock:
             cache = self._cache(embedder_id)
-        if not cache.n:
-            return []
-        sims = cache.matrix @ np.asarray(vector, dtype=np.float32)
-        mask = cache.mask(filters)
-        if mask is not None:
-            sims = np.where(mask, sims, -np.inf)
-        k = min(limit, cache.n)
-        top = np.argpartition(-sims, k - 1)[:k]
-        top = top[np.argsort(-sims[top], kind="stable")]
-        return [(cache.ids[i], float(sims[i])) for i in top if np.isfinite(sims[i])]
+            return cache.search(vector, filters, limit)
 
     def record_access(self, ids: Sequence[str], at_ms: int) -> None:
         if not ids:
@@ -605,10 +610,7 @@ class SQLiteStore:
         )
 
     def put_vectors(self, embedder_id: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
-        rows = []
-        for memory_id, v in items:
-            v = np.ascontiguousarray(v, dtype=np.float32)
-            rows.append((memory_id, embedder_id, v.shape[0], v.tobytes()))
+        rows = [(memory_id, embedder_id, *_blob(v)) for memory_id, v in items]
         with self._write() as c:
             c.executemany(
                 "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) VALUES (?,?,?,?) "
@@ -616,7 +618,7 @@ class SQLiteStore:
                 "vector = excluded.vector",
                 rows,
             )
-            self._bump_generation(c)
+            self._log_changes(c, [r[0] for r in rows])
 
     def drop_other_vectors(self, embedder_id: str) -> int:
         with self._write() as c:
@@ -665,9 +667,10 @@ class SQLiteStore:
     def watermark(self) -> str:
         row = self._conn.execute(
             "SELECT (SELECT seq FROM sqlite_sequence WHERE name = 'memories'), "
-            "(SELECT value FROM meta WHERE key = 'generation')"
+            "(SELECT value FROM meta WHERE key = 'generation'), "
+            "(SELECT max(seq) FROM memory_changes)"
         ).fetchone()
-        return f"{row[0] or 0}:{row[1]}"
+        return f"{row[0] or 0}:{row[1]}:{row[2] or 0}"
 
     def get_meta(self, key: str) -> str | None:
         row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
