@@ -28,9 +28,15 @@ class RankWeights:
     recency_half_life_days: float = 30.0
     # A decision that failed (or half-worked) still answers "why", but ranks below what replaced it.
     outcome_factor: tuple[tuple[str, float], ...] = (("failed", 0.85), ("partial", 0.95))
+    # A decision another one supersedes is history: still found, ranked below its successor.
+    superseded_factor: float = 0.85
     # Memories of the type a question asks for ("why ..." -> decisions) keep their score;
     # the others are scaled by 1 - intent_weight.
     intent_weight: float = 0.10
+    # Recall with a context memory: connected memories get up to 1 + context_boost (MAMA: 1.5).
+    context_boost: float = 0.5
+    # Graph-aware ranking (ADR-049): alpha x score + (1 - alpha) x normalised PageRank.
+    graph_alpha: float = 0.9
 
 
 # Question words that say which memory types answer them (MAMA's "why did we decide X?").
@@ -106,18 +112,24 @@ def _empty() -> dict[str, float]:
     }
 
 
-def contenders(fused: Mapping[str, dict[str, float]], k: int, w: RankWeights) -> list[str]:
+def contenders(
+    fused: Mapping[str, dict[str, float]], k: int, w: RankWeights, *, graph: bool = False,
+    context: bool = False,
+) -> list[str]:
     """Ids that can still reach the top ``k`` after the final factors (so only they are fetched).
 
-    Every factor lies in [floor, 1], so anything below floor x the k-th best relevance cannot
-    overtake the k memories above it.
+    The factors keep a score within [floor, boost] x relevance, plus at most 1 - alpha from
+    PageRank when ``graph``: anything that cannot catch the k-th best is left out.
     """
     order = sorted(fused, key=lambda mid: -fused[mid]["relevance"])
     if len(order) <= k:
         return order
     floor = (1 - w.confidence_weight) * (1 - w.recency_weight) * (1 - w.intent_weight)
-    floor *= min((f for _, f in w.outcome_factor), default=1.0)
-    cutoff = fused[order[k - 1]]["relevance"] * floor
+    floor *= min((f for _, f in w.outcome_factor), default=1.0) * w.superseded_factor
+    boost = 1 + w.context_boost if context else 1.0
+    alpha = w.graph_alpha if graph else 1.0
+    kth = alpha * fused[order[k - 1]]["relevance"] * floor
+    cutoff = (kth - (1 - alpha)) / (alpha * boost)
     return [mid for mid in order if fused[mid]["relevance"] >= cutoff]
 
 
@@ -133,10 +145,17 @@ def final_scores(
     now_ms: int,
     w: RankWeights,
     intent: frozenset[str] = frozenset(),
+    *,
+    pagerank: Mapping[str, float] | None = None,
+    context: Mapping[str, float] | None = None,
+    superseded: frozenset[str] = frozenset(),
 ) -> list[tuple[str, float, dict[str, float]]]:
-    """Score = relevance x (1 - cw + cw x confidence) x (1 - rw + rw x recency) x outcome x
-    intent, best first. Multiplicative: the factors reorder relevant memories, never rescue
-    irrelevant ones."""
+    """Score = relevance x (1 - cw + cw x confidence) x (1 - rw + rw x recency) x intent x
+    (1 + boost x connection to the context memory); with PageRank, the graph-aware score
+    alpha x that + (1 - alpha) x normalised PageRank (ADR-049); then x outcome x superseded.
+
+    Multiplicative: the factors reorder relevant memories, never rescue irrelevant ones.
+    """
     outcome_factor = dict(w.outcome_factor)
     out = []
     for mid, p in fused.items():
@@ -148,9 +167,20 @@ def final_scores(
         rec_factor = 1 - w.recency_weight + w.recency_weight * rec
         outcome = outcome_factor.get(m.outcome.value, 1.0) if m.outcome else 1.0
         fits = 1.0 if not intent or m.type.value in intent else 1.0 - w.intent_weight
-        score = p["relevance"] * conf_factor * rec_factor * outcome * fits
-        parts = dict(p, confidence=m.confidence, recency=rec, outcome=outcome, intent=fits,
-                     final=score)
+        connected = 1.0 + w.context_boost * context.get(mid, 0.0) if context else 1.0
+        history = w.superseded_factor if mid in superseded else 1.0
+        score = p["relevance"] * conf_factor * rec_factor * fits * connected
+        parts = dict(p, confidence=m.confidence, recency=rec, outcome=outcome,
+                     superseded=history, intent=fits)
+        if context is not None:
+            parts["context"] = connected
+        if pagerank is not None:
+            pr = pagerank.get(mid, 0.0)
+            score = w.graph_alpha * score + (1 - w.graph_alpha) * pr
+            parts["pagerank"] = pr
+        # History applies last: a central but failed or superseded decision stays below.
+        score *= outcome * history
+        parts["final"] = score
         out.append((mid, score, parts))
     out.sort(key=lambda t: (-t[1], t[0]))
     return out

@@ -5,18 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from kenning.models import Filters, Link, Memory
+from kenning.models import Filters, Link, LinkType, Memory
 
 if TYPE_CHECKING:
     import numpy as np
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Columns the facade may change through ``update``; everything else is fixed at creation.
 UPDATABLE = frozenset(
     {
         "type", "topic", "summary", "content", "category", "tags", "source", "confidence",
-        "outcome", "outcome_reason", "scope", "agent", "metadata", "content_hash", "updated_at",
+        "outcome", "outcome_reason", "project", "scope", "agent", "metadata", "content_hash",
+        "updated_at",
     }
 )
 
@@ -39,10 +40,11 @@ class Store(Protocol):
 
     def insert(
         self, memories: Sequence[Memory], vectors: np.ndarray | None, embedder_id: str | None,
-        redactions: int = 0,
+        redactions: int = 0, links: Sequence[Link] = (),
     ) -> list[Memory]:
-        """Insert memories (and their vectors) atomically; a duplicate returns the stored one
-        with ``is_new=False``. ``redactions`` is added to the store's redaction counter."""
+        """Insert memories, their vectors and links in one transaction; a duplicate returns the
+        stored one with ``is_new=False`` (links naming it attach to the stored id).
+        ``redactions`` is added to the store's redaction counter."""
         ...
 
     def get_many(self, ids: Sequence[str]) -> dict[str, Memory]: ...
@@ -55,7 +57,8 @@ class Store(Protocol):
         self, memory_id: str, fields: dict[str, Any], vector: np.ndarray | None,
         embedder_id: str | None, redactions: int = 0,
     ) -> Memory:
-        """Change the given fields; with a vector, replace the memory's vector too."""
+        """Change the given fields; with a vector, replace the memory's vector too. Raises
+        ValidationError when the change would duplicate another memory's text."""
         ...
 
     def delete(self, memory_id: str) -> bool:
@@ -83,7 +86,15 @@ class Store(Protocol):
         """Ids and cosine similarities for vectors of ``embedder_id`` only, best first."""
         ...
 
-    def record_access(self, ids: Sequence[str], at_ms: int) -> None: ...
+    def vector_search_many(
+        self, vectors: np.ndarray, embedder_id: str, filters: Filters, limit: int
+    ) -> list[list[tuple[str, float]]]:
+        """``vector_search`` for a batch of query vectors (one pass over the index)."""
+        ...
+
+    def record_access(self, ids: Sequence[str], at_ms: int) -> None:
+        """Count an access of each id, and count the first few as recalled together."""
+        ...
 
     def missing_vectors(self, embedder_id: str, limit: int) -> list[tuple[str, str]]:
         """(id, text to embed) for memories without a vector from ``embedder_id``."""
@@ -105,11 +116,66 @@ class Store(Protocol):
         """Store a link; an existing link with the same ends, type and relationship is returned."""
         ...
 
+    def add_links(self, links: Sequence[Link]) -> list[Link]:
+        """Store many links in one transaction (existing ones are kept and returned)."""
+        ...
+
     def links_of(self, memory_id: str) -> list[Link]:
         """Links into and out of a memory."""
         ...
 
+    def links_for(
+        self, ids: Sequence[str], *, link_types: Sequence[LinkType] | None = None,
+        direction: str = "both",
+    ) -> list[Link]:
+        """Links touching any of ``ids`` (``out``: from them, ``in``: to them), in one batch."""
+        ...
+
+    def link_rows(self) -> list[tuple[str, str, str, float, int, str, str]]:
+        """Every link as (from, to, core type, confidence, created_at, relationship, created_by),
+        light enough to build the whole graph from."""
+        ...
+
+    def link_ids_for_pruning(self) -> list[tuple[str, str, float, int, str]]:
+        """(id, core type, confidence, created_at, created_by) of automatic, decaying links."""
+        ...
+
+    def node_rows(self, filters: Filters) -> list[tuple[str, str, str | None, int, float]]:
+        """(id, type, topic, created_at, confidence) of the memories passing ``filters``."""
+        ...
+
     def delete_link(self, link_id: str) -> bool: ...
+
+    def delete_links(self, link_ids: Sequence[str]) -> int: ...
+
+    def update_link(
+        self, link_id: str, *, confidence: float | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> Link: ...
+
+    def rename_relationship(self, old: str, new: str, link_type: LinkType) -> int:
+        """Merge a relationship word into another (keeping ``merged_from`` in metadata)."""
+        ...
+
+    def relationship_stats(self) -> list[tuple[str, int, float, int, str]]:
+        """(relationship, usage count, average confidence, last used ms, core type), most used
+        first."""
+        ...
+
+    def put_graph_scores(
+        self, rows: Sequence[tuple[str, float, float, int]], computed_at: int
+    ) -> None:
+        """Store (memory id, PageRank, normalised PageRank, community) rows, replacing the
+        earlier scores of those memories."""
+        ...
+
+    def graph_scores(self, ids: Sequence[str] | None = None) -> dict[str, tuple[float, int]]:
+        """Normalised PageRank and community per memory id (all when ``ids`` is None)."""
+        ...
+
+    def co_access_pairs(self, min_count: int) -> list[tuple[str, str, int, int]]:
+        """(a, b, times recalled together, last time) for pairs seen at least ``min_count``."""
+        ...
 
     def watermark(self) -> str:
         """A cheap value that changes whenever memories are added, changed or deleted."""

@@ -12,10 +12,11 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kenning.errors import NotFoundError, StoreError
+from kenning.errors import NotFoundError, StoreError, ValidationError
 from kenning.models import (
     Category,
     CreatedBy,
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 
 BUSY_TIMEOUT_MS = 30_000
 CHANGES_KEPT = 10_000  # change-log rows kept for other processes' caches to catch up from
+CO_ACCESS_TOP = 3  # the head of each recall counts as "used together"
 SELECTIVE_FROM = 20_000  # memories from which keyword search skips very common terms
 _BM25 = "bm25(memories_fts, 2.0, 1.5, 1.0, 1.0)"  # topic and summary weigh more than the body
 
@@ -143,6 +145,40 @@ MIGRATIONS: list[str] = [
     INSERT INTO meta(key, value) VALUES ('generation', '0'), ('redactions', '0');
     """,
 ]
+MIGRATIONS.append(
+    """
+    -- Ranking structure computed at consolidation, read by recall and hooks without recomputing.
+    CREATE TABLE graph_scores (
+        memory_id TEXT PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,
+        pagerank REAL NOT NULL CHECK (pagerank >= 0.0),
+        pagerank_norm REAL NOT NULL CHECK (pagerank_norm >= 0.0 AND pagerank_norm <= 1.0),
+        community INTEGER NOT NULL,
+        computed_at INTEGER NOT NULL
+    );
+    CREATE INDEX idx_graph_scores_community ON graph_scores(community);
+    -- How often two memories were recalled together (the co-accessed edge kind).
+    CREATE TABLE co_access (
+        a TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        b TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        count INTEGER NOT NULL CHECK (count > 0),
+        last_at INTEGER NOT NULL,
+        PRIMARY KEY (a, b),
+        CHECK (a < b)
+    );
+    CREATE INDEX idx_links_created ON memory_links(created_at);
+    INSERT INTO meta(key, value) VALUES ('link_generation', '0');
+    -- Deleting a memory deletes its links: traversal caches must hear of it.
+    CREATE TRIGGER memory_links_ad AFTER DELETE ON memory_links BEGIN
+        UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'link_generation';
+    END;
+    CREATE TRIGGER memory_links_ai AFTER INSERT ON memory_links BEGIN
+        UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'link_generation';
+    END;
+    CREATE TRIGGER memory_links_au AFTER UPDATE ON memory_links BEGIN
+        UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'link_generation';
+    END;
+    """
+)
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 _MEMORY_COLUMNS = (
@@ -316,11 +352,11 @@ class SQLiteStore:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            else:
                 self._conn.execute("COMMIT")
+            except BaseException:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise
 
     def _bump_generation(self, c: sqlite3.Connection) -> None:
         """Invalidate every cache wholesale (for bulk changes such as dropping an embedder)."""
@@ -347,7 +383,7 @@ class SQLiteStore:
 
     def insert(
         self, memories: Sequence[Memory], vectors: np.ndarray | None, embedder_id: str | None,
-        redactions: int = 0,
+        redactions: int = 0, links: Sequence[Link] = (),
     ) -> list[Memory]:
         out: list[Memory] = []
         with self._write() as c:
@@ -370,6 +406,14 @@ class SQLiteStore:
                     "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) VALUES (?,?,?,?)",
                     new_vectors,
                 )
+            if links:
+                # A duplicate keeps the stored memory's id: its links attach there.
+                alias = {m.id: stored.id for m, stored in zip(memories, out, strict=True)}
+                self._insert_links(c, [
+                    replace(ln, from_id=alias.get(ln.from_id, ln.from_id),
+                            to_id=alias.get(ln.to_id, ln.to_id))
+                    for ln in links
+                ])
             if redactions:
                 c.execute(
                     "UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'redactions'",
@@ -420,9 +464,17 @@ class SQLiteStore:
         with self._write() as c:
             if values:
                 sets = ", ".join(f"{k} = ?" for k in values)
-                cur = c.execute(
-                    f"UPDATE memories SET {sets} WHERE id = ?", [*values.values(), memory_id]
-                )
+                try:
+                    cur = c.execute(
+                        f"UPDATE memories SET {sets} WHERE id = ?", [*values.values(), memory_id]
+                    )
+                except sqlite3.IntegrityError as exc:
+                    if "UNIQUE" in str(exc):
+                        raise ValidationError(
+                            "another memory in the same project, scope and agent already has "
+                            "this text"
+                        ) from exc
+                    raise ValidationError(f"update rejected by the store: {exc}") from exc
                 if cur.rowcount == 0:
                     raise NotFoundError(f"no memory with id {memory_id}")
             if vector is not None or {"content", "summary", "topic"} & values.keys():
@@ -581,14 +633,27 @@ class SQLiteStore:
             cache = self._cache(embedder_id)
             return cache.search(vector, filters, limit)
 
+    def vector_search_many(
+        self, vectors: np.ndarray, embedder_id: str, filters: Filters, limit: int
+    ) -> list[list[tuple[str, float]]]:
+        with self._lock:
+            return self._cache(embedder_id).search_many(vectors, filters, limit)
+
     def record_access(self, ids: Sequence[str], at_ms: int) -> None:
         if not ids:
             return
+        top = sorted(set(ids[:CO_ACCESS_TOP]))
+        pairs = [(a, b, at_ms) for i, a in enumerate(top) for b in top[i + 1 :]]
         with self._write() as c:
             c.executemany(
                 "UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? "
                 "WHERE id = ?",
                 [(at_ms, i) for i in ids],
+            )
+            c.executemany(
+                "INSERT INTO co_access(a, b, count, last_at) VALUES (?, ?, 1, ?) "
+                "ON CONFLICT (a, b) DO UPDATE SET count = count + 1, last_at = excluded.last_at",
+                pairs,
             )
 
     def missing_vectors(self, embedder_id: str, limit: int) -> list[tuple[str, str]]:
@@ -633,36 +698,180 @@ class SQLiteStore:
         ).fetchall()
         return {r[0]: int(r[1]) for r in rows}
 
-    def add_link(self, link: Link) -> Link:
-        with self._write() as c:
-            c.execute(
-                f"INSERT INTO memory_links ({_LINK_COLUMNS}, relationship) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (from_id, to_id, link_type, relationship) DO NOTHING",
+    @staticmethod
+    def _insert_links(c: sqlite3.Connection, links: Sequence[Link]) -> None:
+        c.executemany(
+            f"INSERT INTO memory_links ({_LINK_COLUMNS}, relationship) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            # A person or agent confirming what the system inferred takes the link over.
+            "ON CONFLICT (from_id, to_id, link_type, relationship) DO UPDATE SET "
+            "confidence = max(memory_links.confidence, excluded.confidence), "
+            "metadata = CASE WHEN memory_links.created_by = 'system' AND excluded.created_by "
+            "<> 'system' THEN excluded.metadata ELSE memory_links.metadata END, "
+            "created_by = CASE WHEN memory_links.created_by = 'system' "
+            "THEN excluded.created_by ELSE memory_links.created_by END",
+            [
                 (
-                    link.id, link.from_id, link.to_id, link.link_type.value, link.confidence,
-                    link.created_by.value, json.dumps(link.metadata, ensure_ascii=False),
-                    link.created_at, link.relationship,
-                ),
-            )
-            row = c.execute(
-                f"SELECT {_LINK_COLUMNS} FROM memory_links WHERE from_id = ? AND to_id = ? "
-                "AND link_type = ? AND relationship = ?",
-                (link.from_id, link.to_id, link.link_type.value, link.relationship),
-            ).fetchone()
-        return _row_to_link(row)
+                    ln.id, ln.from_id, ln.to_id, ln.link_type.value, ln.confidence,
+                    ln.created_by.value, json.dumps(ln.metadata, ensure_ascii=False),
+                    ln.created_at, ln.relationship,
+                )
+                for ln in links
+                if ln.from_id != ln.to_id
+            ],
+        )
+
+    def add_links(self, links: Sequence[Link]) -> list[Link]:
+        if not links:
+            return []
+        with self._write() as c:
+            self._insert_links(c, links)
+            out = []
+            for ln in links:
+                row = c.execute(
+                    f"SELECT {_LINK_COLUMNS} FROM memory_links WHERE from_id = ? AND to_id = ? "
+                    "AND link_type = ? AND relationship = ?",
+                    (ln.from_id, ln.to_id, ln.link_type.value, ln.relationship),
+                ).fetchone()
+                if row is not None:
+                    out.append(_row_to_link(row))
+        return out
+
+    def add_link(self, link: Link) -> Link:
+        if link.from_id == link.to_id:
+            raise ValidationError("a memory cannot link to itself")
+        return self.add_links([link])[0]
 
     def links_of(self, memory_id: str) -> list[Link]:
-        rows = self._conn.execute(
-            f"SELECT {_LINK_COLUMNS} FROM memory_links WHERE from_id = ? UNION "
-            f"SELECT {_LINK_COLUMNS} FROM memory_links WHERE to_id = ? ORDER BY created_at, id",
-            (memory_id, memory_id),
+        return self.links_for([memory_id])
+
+    def links_for(
+        self, ids: Sequence[str], *, link_types: Sequence[LinkType] | None = None,
+        direction: str = "both",
+    ) -> list[Link]:
+        ids = list(dict.fromkeys(ids))
+        types_sql = ""
+        type_params: list[str] = []
+        if link_types:
+            types_sql = f" AND link_type IN ({', '.join('?' for _ in link_types)})"
+            type_params = [t.value for t in link_types]
+        found: dict[str, Link] = {}
+        ends = {"out": ("from_id",), "in": ("to_id",), "both": ("from_id", "to_id")}[direction]
+        for start in range(0, len(ids), 400):
+            chunk = ids[start : start + 400]
+            marks = ", ".join("?" for _ in chunk)
+            for end in ends:
+                for row in self._conn.execute(
+                    f"SELECT {_LINK_COLUMNS} FROM memory_links WHERE {end} IN ({marks})"
+                    f"{types_sql}",
+                    [*chunk, *type_params],
+                ):
+                    found[row[0]] = _row_to_link(row)
+        return sorted(found.values(), key=lambda ln: (ln.created_at, ln.id))
+
+    def link_rows(self) -> list[tuple[str, str, str, float, int, str, str]]:
+        return self._conn.execute(
+            "SELECT from_id, to_id, link_type, confidence, created_at, relationship, created_by "
+            "FROM memory_links"
         ).fetchall()
-        return [_row_to_link(r) for r in rows]
+
+    def link_ids_for_pruning(self) -> list[tuple[str, str, float, int, str]]:
+        return self._conn.execute(
+            "SELECT id, link_type, confidence, created_at, created_by FROM memory_links "
+            "WHERE created_by = 'system' AND link_type <> 'evolution'"
+        ).fetchall()
+
+    def node_rows(self, filters: Filters) -> list[tuple[str, str, str | None, int, float]]:
+        where, params = _where(filters)
+        return self._conn.execute(
+            f"SELECT id, type, topic, created_at, confidence FROM memories{where} ORDER BY seq",
+            params,
+        ).fetchall()
 
     def delete_link(self, link_id: str) -> bool:
+        return self.delete_links([link_id]) > 0
+
+    def delete_links(self, link_ids: Sequence[str]) -> int:
+        if not link_ids:
+            return 0
         with self._write() as c:
-            return c.execute("DELETE FROM memory_links WHERE id = ?", (link_id,)).rowcount > 0
+            return c.executemany(
+                "DELETE FROM memory_links WHERE id = ?", [(i,) for i in link_ids]
+            ).rowcount
+
+    def update_link(self, link_id: str, *, confidence: float | None = None,
+                    metadata: dict[str, Any] | None = None) -> Link:
+        with self._write() as c:
+            if confidence is not None:
+                c.execute("UPDATE memory_links SET confidence = ? WHERE id = ?",
+                          (confidence, link_id))
+            if metadata is not None:
+                c.execute("UPDATE memory_links SET metadata = ? WHERE id = ?",
+                          (json.dumps(metadata, ensure_ascii=False), link_id))
+            row = c.execute(
+                f"SELECT {_LINK_COLUMNS} FROM memory_links WHERE id = ?", (link_id,)
+            ).fetchone()
+        if row is None:
+            raise NotFoundError(f"no link with id {link_id}")
+        return _row_to_link(row)
+
+    def rename_relationship(self, old: str, new: str, link_type: LinkType) -> int:
+        with self._write() as c:
+            rows = c.execute(
+                "SELECT id, metadata FROM memory_links WHERE relationship = ?", (old,)
+            ).fetchall()
+            moved = 0
+            for link_id, meta_text in rows:
+                meta = json.loads(meta_text)
+                meta.setdefault("merged_from", old)
+                meta["original_relationship"] = new
+                cur = c.execute(
+                    "UPDATE OR IGNORE memory_links SET relationship = ?, link_type = ?, "
+                    "metadata = ? WHERE id = ?",
+                    (new, link_type.value, json.dumps(meta, ensure_ascii=False), link_id),
+                )
+                if cur.rowcount == 0:  # the same link already exists under the new word
+                    c.execute("DELETE FROM memory_links WHERE id = ?", (link_id,))
+                moved += 1
+            return moved
+
+    def relationship_stats(self) -> list[tuple[str, int, float, int, str]]:
+        return self._conn.execute(
+            "SELECT relationship, count(*), avg(confidence), max(created_at), max(link_type) "
+            "FROM memory_links GROUP BY relationship ORDER BY count(*) DESC, relationship"
+        ).fetchall()
+
+    def put_graph_scores(self, rows: Sequence[tuple[str, float, float, int]],
+                         computed_at: int) -> None:
+        with self._write() as c:
+            c.executemany(
+                "INSERT OR REPLACE INTO graph_scores(memory_id, pagerank, pagerank_norm, "
+                "community, computed_at) VALUES (?, ?, ?, ?, ?)",
+                [(*r, computed_at) for r in rows],
+            )
+
+    def graph_scores(self, ids: Sequence[str] | None = None) -> dict[str, tuple[float, int]]:
+        if ids is None:
+            rows = self._conn.execute(
+                "SELECT memory_id, pagerank_norm, community FROM graph_scores"
+            ).fetchall()
+        else:
+            rows = []
+            ids = list(ids)
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                rows += self._conn.execute(
+                    "SELECT memory_id, pagerank_norm, community FROM graph_scores WHERE "
+                    f"memory_id IN ({', '.join('?' for _ in chunk)})",
+                    chunk,
+                ).fetchall()
+        return {r[0]: (float(r[1]), int(r[2])) for r in rows}
+
+    def co_access_pairs(self, min_count: int) -> list[tuple[str, str, int, int]]:
+        return self._conn.execute(
+            "SELECT a, b, count, last_at FROM co_access WHERE count >= ? ORDER BY count DESC",
+            (min_count,),
+        ).fetchall()
 
     def watermark(self) -> str:
         row = self._conn.execute(
@@ -696,10 +905,28 @@ class SQLiteStore:
             "memories": sum(by_type.values()),
             "by_type": by_type,
             "links": c.execute("SELECT count(*) FROM memory_links").fetchone()[0],
+            "link_bytes": self._table_bytes(("memory_links", "idx_links_from", "idx_links_to",
+                                             "idx_links_type", "idx_links_confidence",
+                                             "idx_links_relationship", "idx_links_created")),
             "vectors": self.vector_counts(),
             "redactions": int(self.get_meta("redactions") or 0),
             "size_bytes": size,
         }
+
+    def _table_bytes(self, names: Sequence[str]) -> int:
+        """Bytes used by these tables and indexes (dbstat when compiled in, else an estimate)."""
+        try:
+            row = self._conn.execute(
+                f"SELECT sum(pgsize) FROM dbstat WHERE name IN ({', '.join('?' for _ in names)})",
+                list(names),
+            ).fetchone()
+            return int(row[0] or 0)
+        except sqlite3.Error:
+            row = self._conn.execute(
+                "SELECT sum(length(id) + length(from_id) + length(to_id) + length(metadata) "
+                "+ length(relationship) + 40) FROM memory_links"
+            ).fetchone()
+            return int(row[0] or 0) * 2
 
     def close(self) -> None:
         with self._lock, suppress(sqlite3.Error):

@@ -134,3 +134,22 @@ class VectorCache:
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top], kind="stable")]
         return [(self.ids[i], float(sims[i])) for i in top if np.isfinite(sims[i])]
+
+    def search_many(self, vectors: Any, f: Filters, limit: int) -> list[list[tuple[str, float]]]:
+        """``search`` for a batch of query vectors with one matrix product."""
+        queries = np.asarray(vectors, dtype=np.float32)
+        if not self.live or queries.size == 0:
+            return [[] for _ in range(len(queries))]
+        sims = queries @ self._matrix[: self.n].T
+        mask = self.mask(f)
+        if mask is not None:
+            sims = np.where(mask[None, :], sims, -np.inf)
+        k = min(limit, self.n)
+        top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        out = []
+        for row, idx in enumerate(top):
+            idx = idx[np.argsort(-sims[row, idx], kind="stable")]
+            hits = sims[row, idx]
+            out.append([(self.ids[i], float(h)) for i, h in zip(idx, hits, strict=True)
+                        if np.isfinite(h)])
+        return out
