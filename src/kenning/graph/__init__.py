@@ -1,0 +1,1 @@
+"""The semantic memory graph: link rules, traversal, ranking structure and health."""
