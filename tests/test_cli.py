@@ -38,7 +38,8 @@ def test_issue_walkthrough(cli_env: dict[str, str]) -> None:
     assert set(res["hits"][0]) == {"score", "memory"}
 
     shown = jrun(cli_env, "show", a["id"])
-    assert shown["content"] == "Use JWT for auth: stateless, scales" and shown["links"] == []
+    assert shown["content"] == "Use JWT for auth: stateless, scales"
+    assert [(ln["link_type"], ln["to_id"]) for ln in shown["links"]] == [("temporal", b["id"])]
 
     listed = jrun(cli_env, "list", "--type", "decision")
     assert [m["id"] for m in listed["memories"]] == [a["id"]] and listed["total"] == 1
@@ -155,3 +156,42 @@ def test_internal_errors_are_logged_for_doctor(cli_env: dict[str, str]) -> None:
     errors = jrun(cli_env, "doctor")["recent_errors"]
     assert errors and "disk on fire" in errors[-1]["error"] and errors[-1]["where"] == "cli"
     assert jrun(cli_env, "list")["total"] == 1
+
+
+def test_graph_commands(cli_env: dict[str, str]) -> None:
+    jwt = jrun(cli_env, "remember", "Use JWT for auth", "--type", "decision",
+               "--topic", "auth_strategy")["id"]
+    impl = jrun(cli_env, "remember", "Implemented JWT auth in auth.ts", "--type", "checkpoint",
+                "--topic", "auth_strategy", "--implements", jwt)["id"]
+    sess = jrun(cli_env, "remember", "Switch to session-based auth", "--type", "decision",
+                "--topic", "auth_strategy", "--supersedes", jwt,
+                "--reason", "token refresh too slow")["id"]
+    out = jrun(cli_env, "outcome", jwt, "failed", "--reason", "performance issues")
+    assert out["outcome"] == "failed" and out["outcome_reason"] == "performance issues"
+    ln = jrun(cli_env, "link", sess, impl, "--rel", "영감을 받은")
+    assert ln["relationship"] == "영감을_받은" and ln["metadata"]["canonical"] == "inspired_by"
+
+    chain = jrun(cli_env, "why", "auth_strategy")["chain"]
+    assert [e["memory"]["id"] for e in chain] == [sess, jwt]
+    assert chain[0]["evolves"][0]["relationship"] == "supersedes"
+    assert chain[1]["memory"]["outcome"] == "failed"
+    human = run(cli_env, "why", "auth_strategy").stdout
+    assert "FAILED: performance issues" in human and "token refresh too slow" in human
+
+    after = {m["memory"]["id"] for m in jrun(cli_env, "impact", jwt)["memories"]}
+    assert {impl, sess} <= after
+    assert impl in {m["memory"]["id"] for m in jrun(cli_env, "related", sess)["memories"]}
+    ctx = jrun(cli_env, "recall", "auth", "--context", sess, "--explain")
+    assert ctx["count"] >= 1 and "context" in ctx["hits"][0]["explain"]
+
+    assert jrun(cli_env, "graph", "consolidate")["memories"] == 3
+    assert jrun(cli_env, "graph", "top", "-k", "1")["top"][0]["pagerank"] == 1.0
+    assert jrun(cli_env, "graph", "communities")["count"] >= 1
+    stats = jrun(cli_env, "graph", "stats")
+    assert stats["by_core_type"]["evolution"] == 1 and stats["links"] >= 3
+    health = jrun(cli_env, "graph", "health")
+    assert health["node_count"] == 3 and "recommendations" in health
+    assert "recommendations" not in run(cli_env, "graph", "health").stdout.split("\n")[0]
+    link_id = jrun(cli_env, "show", sess)["links"][0]["id"]
+    assert jrun(cli_env, "unlink", link_id)["deleted"] is True
+    assert run(cli_env, "remember", "x", "--link", "nocolon", ok=False).returncode == 2

@@ -53,7 +53,7 @@ def test_contenders_keep_everything_that_could_still_win() -> None:
     w = RankWeights()
     fused = {str(i): {"relevance": 1.0 - i / 100} for i in range(100)}
     head = contenders(fused, 5, w)
-    floor = 0.85 * 0.9 * 0.9 * 0.85
+    floor = 0.85 * 0.9 * 0.9 * 0.85 * 0.85
     assert head[:5] == ["0", "1", "2", "3", "4"]
     assert all(fused[m]["relevance"] >= 0.96 * floor for m in head)
     assert len(head) == sum(1 for v in fused.values() if v["relevance"] >= 0.96 * floor)
@@ -149,3 +149,24 @@ def test_data_dir_follows_xdg_and_overrides(monkeypatch: pytest.MonkeyPatch,
         assert default_db_path() == tmp_path / "xdg" / "kenning" / "kenning.db"
     monkeypatch.setenv("KENNING_DB", str(tmp_path / "x.db"))
     assert default_db_path() == tmp_path / "x.db"
+
+
+def test_keyword_only_path_never_imports_numpy(tmp_path: Path) -> None:
+    """Hooks run keyword-only in fresh processes: numpy and the model must stay unloaded."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from kenning import Kenning\n"
+        f"k = Kenning({str(tmp_path / 'np.db')!r}, project='p', embedder=None)\n"
+        "k.remember('pnpm is the package manager', type='preference', topic='tools')\n"
+        "k.remember('use pnpm workspaces', type='decision', topic='tools')\n"
+        "assert k.recall('pnpm')\n"
+        "k.why('tools'); k.related(k.list()[0].id)\n"
+        "print(sorted(m for m in ('numpy', 'onnxruntime', 'tokenizers') if m in sys.modules))\n"
+    )
+    env = dict(os.environ, KENNING_HOME=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True, timeout=60)
+    assert out.stdout.strip() == "[]"

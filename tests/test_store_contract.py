@@ -275,3 +275,16 @@ def test_many_updates_keep_vector_search_exact(store: Store) -> None:
     for i in range(50):
         want = unit(100 + i) if i % 2 == 0 else unit(i)
         assert store.vector_search(want, "e1", Filters(), 1)[0][0] == rows[i].id
+
+
+def test_confirmed_link_takes_over_an_inferred_one(store: Store) -> None:
+    a, b = mem("a"), mem("b", at=T0 + 1)
+    store.insert([a, b], None, None)
+    inferred = store.add_link(Link(new_id(T0), b.id, a.id, LinkType.EVOLUTION, 0.7,
+                                   CreatedBy.SYSTEM, {"original_relationship": "supersedes",
+                                                      "inferred_from": "reasoning"}, T0))
+    confirmed = store.add_link(Link(new_id(T0), b.id, a.id, LinkType.EVOLUTION, 0.9,
+                                    CreatedBy.USER, {"original_relationship": "supersedes",
+                                                     "reason": "slow"}, T0))
+    assert confirmed.id == inferred.id and confirmed.created_by is CreatedBy.USER
+    assert confirmed.confidence == 0.9 and confirmed.metadata["reason"] == "slow"

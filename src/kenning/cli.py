@@ -155,6 +155,16 @@ def remember(
     agent: Annotated[str | None, typer.Option(help="Agent name.")] = None,
     metadata: Annotated[str | None, typer.Option(help="JSON object.")] = None,
     created_at: Annotated[str | None, typer.Option("--created-at", help="ISO time.")] = None,
+    supersedes: Annotated[list[str] | None, typer.Option(help="Id this replaces.")] = None,
+    refines: Annotated[list[str] | None, typer.Option(help="Id this refines.")] = None,
+    improves: Annotated[list[str] | None, typer.Option(help="Id this improves.")] = None,
+    implements: Annotated[list[str] | None, typer.Option(help="Id this implements.")] = None,
+    outcome_of: Annotated[list[str] | None, typer.Option("--outcome-of",
+                                                         help="Id this is the outcome of.")
+                          ] = None,
+    link: Annotated[list[str] | None, typer.Option(
+        "--link", help="ID:RELATIONSHIP, any words (repeatable).")] = None,
+    reason: Annotated[str | None, typer.Option(help="Why (kept with the links).")] = None,
     json_: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -167,11 +177,20 @@ def remember(
             meta = json.loads(metadata)
         except ValueError as exc:
             _fail(f"--metadata is not valid JSON: {exc}")
+    links = []
+    for item in link or ():
+        target, sep, rel = item.partition(":")
+        if not sep or not target.strip() or not rel.strip():
+            _fail(f"--link {item!r}: use ID:RELATIONSHIP, e.g. 01KSR4:inspired_by", 2)
+        links.append({"to_id": target.strip(), "relationship": rel.strip()})
+    explicit = {"supersedes": supersedes, "refines": refines, "improves": improves,
+                "implements": implements, "outcome_of": outcome_of}
     with _open(db) as k:
         m = k.remember(
             text, type=type_, topic=topic, summary=summary, category=category, tags=tag or (),
             source=source, confidence=confidence, scope=scope, agent=agent, metadata=meta,
-            created_at=created_at,
+            created_at=created_at, links=links, reason=reason,
+            **{key: value for key, value in explicit.items() if value},
         )
         if json_:
             _emit({**m.to_dict(), "created": m.is_new})
@@ -193,6 +212,8 @@ def recall(
     agent: AgentOpt = None,
     explain: Annotated[bool, typer.Option(help="Show each part of every score.")] = False,
     mode: Annotated[str, typer.Option(help="hybrid, keyword or vector.")] = "hybrid",
+    context: Annotated[str | None, typer.Option(
+        help="Boost memories linked to this one (contextual search).")] = None,
     json_: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -200,7 +221,7 @@ def recall(
     with _open(db) as k:
         hits = k.recall(
             query, k=k_, types=type_, topic=topic, since=since, until=until, scope=scope,
-            agent=agent, explain=explain, mode=mode,  # type: ignore[arg-type]
+            agent=agent, explain=explain, mode=mode, context=context,  # type: ignore[arg-type]
         )
         if json_:
             _emit({"query": query, "count": len(hits), "hits": [h.to_dict() for h in hits]})
@@ -217,8 +238,11 @@ def recall(
                     f"{int(p['keyword_rank']) or '-'}, vector rank {int(p['vector_rank']) or '-'}"
                     f", similarity {p['vector_similarity']:.3f}) x confidence "
                     f"{p['confidence']:.2f} x recency {p['recency']:.2f} x outcome "
-                    f"{p['outcome']:.2f} x intent {p['intent']:.2f}"
-                    f" = {p['final']:.4f}"
+                    f"{p['outcome']:.2f} x superseded {p['superseded']:.2f} x intent "
+                    f"{p['intent']:.2f}"
+                    + (f" x context {p['context']:.2f}" if "context" in p else "")
+                    + (f", pagerank {p['pagerank']:.2f}" if "pagerank" in p else "")
+                    + f" = {p['final']:.4f}"
                 )
 
 
@@ -337,6 +361,237 @@ def reindex(json_: JsonOpt = False, db: DbOpt = None) -> None:
             _emit({"embedded": n, "embedder": k.embedder.id if k.embedder else None})
         else:
             typer.echo(f"embedded {n} memories with {k.embedder.id if k.embedder else '-'}")
+
+
+@app.command()
+def outcome(
+    memory_id: Annotated[str, typer.Argument(help="The decision (id or prefix).")],
+    status: Annotated[str, typer.Argument(help="success, failed or partial.")],
+    reason: Annotated[str | None, typer.Option(help="What happened.")] = None,
+    json_: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Record how a decision turned out."""
+    with _open(db) as k:
+        m = k.outcome(memory_id, status, reason)
+        if json_:
+            _emit(m.to_dict())
+        else:
+            why = f": {m.outcome_reason}" if m.outcome_reason else ""
+            typer.echo(f"{m.id} {m.outcome.value if m.outcome else '-'}{why}")
+
+
+@app.command()
+def link(
+    from_id: Annotated[str, typer.Argument(help="From memory (id or prefix).")],
+    to_id: Annotated[str, typer.Argument(help="To memory (id or prefix).")],
+    rel: Annotated[str, typer.Option("--rel", help="Relationship, any words, any language.")
+                   ] = "relates_to",
+    reason: Annotated[str | None, typer.Option(help="Why they are linked.")] = None,
+    confidence: Annotated[float | None, typer.Option(help="0 to 1.")] = None,
+    json_: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Link two memories with any relationship words."""
+    with _open(db) as k:
+        ln = k.link(from_id, to_id, rel, reason=reason, confidence=confidence)
+        if json_:
+            _emit(ln.to_dict())
+        else:
+            canonical = ln.metadata.get("canonical")
+            also = f" (as {canonical})" if canonical and canonical != ln.relationship else ""
+            typer.echo(f"linked {ln.from_id} -[{ln.relationship}{also}, {ln.link_type.value}, "
+                       f"{ln.confidence:.2f}]-> {ln.to_id}")
+
+
+@app.command()
+def unlink(
+    link_id: Annotated[str, typer.Argument(help="Link id (from show --json).")],
+    json_: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Delete one link."""
+    with _open(db) as k:
+        gone = k.unlink(link_id)
+        if json_:
+            _emit({"deleted": gone, "link_id": link_id})
+        elif gone:
+            typer.echo(f"deleted link {link_id}")
+        else:
+            _fail(f"no link with id {link_id!r}", 3)
+
+
+@app.command()
+def why(
+    topic: Annotated[str, typer.Argument(help="A topic (or a memory id: its topic).")],
+    json_: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Why did we decide X? The topic's decisions, newest first, with outcomes."""
+    with _open(db) as k:
+        chain = k.why(topic)
+        if json_:
+            _emit({"topic": topic, "chain": [e.to_dict() for e in chain]})
+            return
+        if not chain:
+            typer.echo(f"no decisions on {topic!r}")
+            return
+        for e in chain:
+            m = e.memory
+            status = f"  [{m.outcome.value.upper()}: {m.outcome_reason or '-'}]" if m.outcome \
+                else ""
+            typer.echo(f"{m.created_time:%Y-%m-%d}  {m.id}  {m.summary}{status}")
+            for rel, target, reason in e.evolves:
+                typer.echo(f"    {rel} {target}" + (f" ({reason})" if reason else ""))
+            for o in e.outcomes:
+                typer.echo(f"    outcome: {o.summary}")
+            for c in e.implementations:
+                typer.echo(f"    implemented by: {c.summary}")
+
+
+@app.command()
+def impact(
+    memory_id: Annotated[str, typer.Argument(help="Id or prefix.")],
+    window: Annotated[str, typer.Option(help="Temporal links within this age, e.g. 7d.")
+                      ] = "7d",
+    depth: Annotated[int, typer.Option(help="1 to 5.")] = 5,
+    json_: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """What happened after X? Implementations, outcomes and later decisions."""
+    with _open(db) as k:
+        found = k.impact(memory_id, window=window, depth=depth)
+        _print_reached(found, json_, "nothing followed")
+
+
+@app.command()
+def related(
+    memory_id: Annotated[str, typer.Argument(help="Id or prefix.")],
+    depth: Annotated[int, typer.Option(help="1 to 5.")] = 2,
+    json_: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Memories linked to this one, most confidently connected first."""
+    with _open(db) as k:
+        _print_reached(k.related(memory_id, depth=depth), json_, "no linked memories")
+
+
+def _print_reached(found: list[Any], json_: bool, empty: str) -> None:
+    if json_:
+        _emit({"count": len(found), "memories": [
+            {"depth": r.depth, "confidence": round(r.confidence, 4),
+             "via": r.via.relationship if r.via else None, "memory": m.to_dict()}
+            for m, r in found]})
+        return
+    if not found:
+        typer.echo(empty)
+    for m, r in found:
+        via = r.via.relationship if r.via else "-"
+        typer.echo(f"{'  ' * (r.depth - 1)}{m.id}  {m.type.value:<10} via {via:<12} "
+                   f"{r.confidence:.2f}  {_short(m.summary, 70)}")
+
+
+graph_app = typer.Typer(help="The memory graph: stats, communities, top, health.",
+                        no_args_is_help=True)
+app.add_typer(graph_app, name="graph")
+
+
+@graph_app.command("stats")
+def graph_stats(json_: JsonOpt = False, db: DbOpt = None) -> None:
+    """Links by core type, edge kind and creator."""
+    with _open(db) as k:
+        s = k.graph_stats()
+        if json_:
+            _emit(s)
+            return
+        for key, value in s.items():
+            if isinstance(value, dict):
+                value = ", ".join(f"{a} {b}" for a, b in sorted(value.items())) or "-"
+            typer.echo(f"{key:<19} {value if value is not None else '-'}")
+
+
+@graph_app.command("consolidate")
+def graph_consolidate(json_: JsonOpt = False, db: DbOpt = None) -> None:
+    """Recompute PageRank and communities, add co-access links, prune weak links."""
+    with _open(db) as k:
+        r = k.consolidate()
+        if json_:
+            _emit(r)
+            return
+        typer.echo(f"{r['memories']} memories, {r['links']} links, {r['communities']} "
+                   f"communities; {r['co_accessed_links']} co-access links, {r['pruned_links']} "
+                   f"weak links pruned ({sum(r['timings_ms'].values()):.0f} ms)")
+
+
+@graph_app.command("top")
+def graph_top(
+    k_: Annotated[int, typer.Option("-k", "--limit", help="How many.")] = 10,
+    json_: JsonOpt = False, db: DbOpt = None,
+) -> None:
+    """The most central memories (PageRank; run graph consolidate first)."""
+    with _open(db) as k:
+        top = k.top(k_)
+        if json_:
+            _emit({"count": len(top), "top": [
+                {"pagerank": round(pr, 4), "community": c, "memory": m.to_dict()}
+                for m, pr, c in top]})
+            return
+        if not top:
+            typer.echo("no graph scores yet: run kenning graph consolidate")
+        for m, pr, c in top:
+            typer.echo(f"{pr:.3f}  c{c:<4} {m.id}  {m.type.value:<10} {_short(m.summary, 70)}")
+
+
+@graph_app.command("communities")
+def graph_communities(json_: JsonOpt = False, db: DbOpt = None) -> None:
+    """Communities of memories (label propagation), largest first."""
+    with _open(db) as k:
+        comms = k.communities()
+        if json_:
+            _emit({"count": len(comms), "communities": comms})
+            return
+        if not comms:
+            typer.echo("no graph scores yet: run kenning graph consolidate")
+        for c in comms:
+            topics = ", ".join(c["topics"]) or "-"
+            typer.echo(f"c{c['community']:<4} {c['size']:>5} memories  topics: {topics}")
+            for m in c["central"]:
+                typer.echo(f"        {m['id']}  {_short(m['summary'], 70)}")
+
+
+@graph_app.command("health")
+def graph_health_cmd(json_: JsonOpt = False, db: DbOpt = None) -> None:
+    """Connectivity, isolated memories, orphaned relationships and what to do about them."""
+    with _open(db) as k:
+        h = k.health()
+        if json_:
+            _emit(h)
+            return
+        for key, value in h.items():
+            if key == "recommendations":
+                continue
+            if isinstance(value, list):
+                value = ", ".join(value) or "-"
+            elif isinstance(value, float):
+                value = f"{value:.3f}"
+            typer.echo(f"{key:<24} {value}")
+        for r in h["recommendations"]:
+            typer.echo(f"- {r}")
+
+
+@graph_app.command("merge")
+def graph_merge(
+    word: Annotated[str, typer.Argument(help="Relationship word to retire.")],
+    into: Annotated[str, typer.Argument(help="Word to file its links under.")],
+    json_: JsonOpt = False, db: DbOpt = None,
+) -> None:
+    """Merge one relationship word into another (a health recommendation)."""
+    with _open(db) as k:
+        n = k.merge_relationship(word, into)
+        if json_:
+            _emit({"merged": n, "from": word, "into": into})
+        else:
+            typer.echo(f"moved {n} links from {word!r} to {into!r}")
 
 
 @app.command()

@@ -44,24 +44,24 @@ def run_demo(
                        "services without a session store", type="decision",
                        topic="auth_strategy", created_at=t0, confidence=0.8, tags=["auth"])
             say("2. It gets built")
-            impl = step("implementation", text="Implemented JWT auth in auth.ts with a 15 minute "
-                        "access token and a refresh endpoint", type="checkpoint",
-                        topic="auth_strategy", created_at=t0 + 2 * DAY)
-            k.link(impl.id, jwt.id, "implements", reason="the checkpoint builds the decision")
+            step("implementation", text="Implemented JWT auth in auth.ts with a 15 minute "
+                 "access token and a refresh endpoint", type="checkpoint",
+                 topic="auth_strategy", created_at=t0 + 2 * DAY, implements=jwt.id)
             say("3. It fails in production (and a secret slips into the notes)")
             failure = step("failure", text="Token refresh took 900 ms under load; users were "
                            "logged out mid-session. Debug with "
                            "AUTH_SECRET=sk_live_51HdemoDEMOdemoDEMOdemo00 set locally.",
-                           type="outcome", topic="auth_strategy", created_at=t0 + 9 * DAY)
+                           type="outcome", topic="auth_strategy", created_at=t0 + 9 * DAY,
+                           outcome_of=jwt.id)
             k.outcome(jwt.id, "failed", "performance issues with token refresh")
-            k.link(failure.id, jwt.id, "outcome_of")
             say(f"  marked {jwt.id} as failed; the secret was stored as: "
                 f"{k.get(failure.id).content.split('with ')[-1]}")
             say("4. A new decision supersedes the old one")
             sess = step("superseding decision", text="Switch to server-side sessions in Redis "
                         "instead of JWT: refresh latency was hurting users", type="decision",
-                        topic="auth_strategy", created_at=t0 + 10 * DAY, confidence=0.9)
-            k.link(sess.id, jwt.id, "supersedes", reason="token refresh too slow")
+                        topic="auth_strategy", created_at=t0 + 10 * DAY, confidence=0.9,
+                        supersedes=jwt.id, reason="token refresh too slow")
+            k.link(sess.id, failure.id, "motivated by")
             step("unrelated", text="CI runs pytest with -x and caches the pip wheel directory",
                  type="pattern", topic="ci", created_at=t0 + 11 * DAY)
             step("unrelated", text="Prefer pnpm over npm in this repo", type="preference",
@@ -69,7 +69,7 @@ def run_demo(
 
             say("\n5. Later, someone asks")
             report["recall"] = []
-            for query in ("why did we move away from JWT?", "how is login state kept now?"):
+            for query in ("why did we move away from JWT?", "how do we keep users logged in?"):
                 hits = k.recall(query, k=3, explain=True)
                 say(f'  recall "{query}"')
                 for h in hits:
@@ -80,9 +80,22 @@ def run_demo(
                     {"query": query, "hits": [{"id": h.memory.id, "score": round(h.score, 4),
                                                "summary": h.memory.summary} for h in hits]}
                 )
+            say('\n6. "Why did we decide auth_strategy?" (the evolution chain, newest first)')
+            chain = k.why("auth_strategy")
+            for e in chain:
+                m = e.memory
+                status = f" [{m.outcome.value}: {m.outcome_reason}]" if m.outcome else ""
+                say(f"    {m.summary[:60]}{status}")
+                for rel, _target, reason in e.evolves:
+                    say(f"      {rel} the earlier decision ({reason})")
+                for o in e.outcomes:
+                    say(f"      outcome: {o.summary[:60]}")
+            report["why"] = [e.to_dict() for e in chain]
+            graph = k.consolidate()
             links = k.links(jwt.id)
-            say(f"\n6. The JWT decision now has {len(links)} links: "
-                + ", ".join(f"{ln.relationship} from {ln.from_id[-6:]}" for ln in links))
+            say(f"\n7. The graph: {graph['links']} links ("
+                + ", ".join(sorted({f"{ln.relationship}" for ln in links}))
+                + f" on the JWT decision), {graph['communities']} communities")
             report["links"] = [ln.to_dict() for ln in links]
             report["memories"] = k.count()
             report["redactions"] = k.status()["redactions"]

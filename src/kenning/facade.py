@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -11,6 +12,25 @@ from typing import TYPE_CHECKING, Any, Literal
 from kenning import validation as v
 from kenning.embed import MINILM_ID, Embedder, default_embedder
 from kenning.errors import NotFoundError, ValidationError
+from kenning.graph.linking import (
+    EXPLICIT_CONFIDENCE,
+    EXPLICIT_PARAMS,
+    FREE_CONFIDENCE,
+    LinkSpec,
+    auto_link_batch,
+    inferred_evolution,
+    make_link,
+    pop_spec,
+)
+from kenning.graph.rules import LinkRules
+from kenning.graph.traversal import (
+    MAX_DEPTH,
+    ChainEntry,
+    Reached,
+    evolution_chain,
+    neighbourhood,
+)
+from kenning.graph.traversal import impact as traverse_impact
 from kenning.ids import looks_like_id, new_id
 from kenning.models import (
     BASE_CONFIDENCE,
@@ -25,10 +45,12 @@ from kenning.models import (
     MemoryType,
     OutcomeStatus,
     Scope,
+    iso,
 )
 from kenning.paths import current_project, default_db_path
 from kenning.ranking import RankWeights, contenders, final_scores, fuse, intent_types
 from kenning.redact import redact, redact_obj
+from kenning.relations import RelationshipResolver, normalise_word, table_lookup
 from kenning.store.base import Store
 from kenning.text import content_hash, embedding_text, make_summary
 from kenning.times import now_ms, to_ms
@@ -38,24 +60,9 @@ if TYPE_CHECKING:
 
 Mode = Literal["hybrid", "keyword", "vector"]
 Progress = Callable[[int, int], None]
+CO_ACCESS_MIN = 3  # recalled together this often -> a co-accessed link
+CONTEXT_MIN_CONFIDENCE = 0.3  # path confidence for a memory to count as connected to a context
 _DEFAULT = object()
-
-# Expression-layer words for the explicit links the foundation stores (MAMA-ADR-001 §1).
-RELATIONSHIP_CORE: dict[str, LinkType] = {
-    "supersedes": LinkType.EVOLUTION,
-    "refines": LinkType.EVOLUTION,
-    "improves": LinkType.EVOLUTION,
-    "implements": LinkType.IMPLEMENTATION,
-    "outcome_of": LinkType.IMPLEMENTATION,
-    "executes": LinkType.IMPLEMENTATION,
-    "relates_to": LinkType.ASSOCIATION,
-    "motivated_by": LinkType.ASSOCIATION,
-    "inspired_by": LinkType.ASSOCIATION,
-    "challenges": LinkType.ASSOCIATION,
-    "depends_on": LinkType.ASSOCIATION,
-    "temporal": LinkType.TEMPORAL,
-}
-
 
 class Kenning:
     """Memory for coding agents over one store.
@@ -75,6 +82,9 @@ class Kenning:
         clock: Callable[[], int] = now_ms,
         weights: RankWeights | None = None,
         max_content_chars: int = v.MAX_CONTENT_CHARS,
+        link_rules: LinkRules | None = None,
+        auto_link: bool = True,
+        relations: RelationshipResolver | None = None,
     ) -> None:
         if store is None:
             from kenning.store.sqlite import SQLiteStore
@@ -91,6 +101,11 @@ class Kenning:
         self.on_progress: Progress | None = None
         self._indexed_at: str | None = None
         self._executor: ThreadPoolExecutor | None = None
+        self.link_rules = link_rules or LinkRules()
+        self.auto_link = auto_link
+        self._relations = relations
+        self._traversals: dict[tuple[Any, ...], Any] = {}
+        self._traversal_mark: tuple[str | None, str] | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -182,27 +197,57 @@ class Kenning:
         """
         items = list(items)
         prepared: list[Memory] = []
+        specs: list[LinkSpec] = []
         redactions = 0
         for n, item in enumerate(items):
             fields = dict(item)
             text = fields.pop("text", None)
+            where = f"item {n}: " if len(items) > 1 else ""
             if text is None:
-                raise ValidationError(f"item {n}: missing 'text'")
+                raise ValidationError(f"{where}missing 'text'")
             try:
+                spec = pop_spec(fields)
+                if spec.reason:
+                    spec.reason = redact(spec.reason).text
+                    fields["metadata"] = {**(fields.get("metadata") or {}), "reason": spec.reason}
                 memory, count = self._prepare(text, **fields)
             except (TypeError, ValidationError) as exc:
                 if isinstance(exc, TypeError) and "argument" not in str(exc):
                     raise
-                where = f"item {n}: " if len(items) > 1 else ""
                 raise ValidationError(f"{where}{exc}") from exc
             prepared.append(memory)
+            specs.append(spec)
             redactions += count
         if not prepared:
             return []
+        now = self.clock()
+        links = self._explicit_links(prepared, specs, now)
         vectors = self._embed([embedding_text(m.topic, m.summary, m.content) for m in prepared])
-        return self.store.insert(
-            prepared, vectors, self.embedder.id if self.embedder else None, redactions
-        )
+        embedder_id = self.embedder.id if self.embedder else None
+        if self.auto_link:
+            for m, spec in zip(prepared, specs, strict=True):
+                links += inferred_evolution(self.store, self.project, m, spec, now)
+            links += auto_link_batch(self.store, self.project, prepared, vectors, embedder_id,
+                                     self.link_rules, now)
+        return self.store.insert(prepared, vectors, embedder_id, redactions, links)
+
+    def _explicit_links(
+        self, prepared: Sequence[Memory], specs: Sequence[LinkSpec], now: int
+    ) -> list[Link]:
+        """Links named at remember time; every target must exist (else nothing is written)."""
+        out: list[Link] = []
+        known = self._known_relationships() if any(s.explicit for s in specs) else {}
+        for m, spec in zip(prepared, specs, strict=True):
+            for target, rel_word, why, tags in spec.explicit:
+                target_id = self.get(target).id
+                rel = self.relations.resolve(rel_word, known)
+                conf = EXPLICIT_CONFIDENCE if rel_word in EXPLICIT_PARAMS else FREE_CONFIDENCE
+                created_by = CreatedBy.USER if rel_word in EXPLICIT_PARAMS else CreatedBy.LLM
+                out.append(make_link(
+                    m.id, target_id, rel, confidence=conf, created_by=created_by, now_ms=now,
+                    reason=redact(why).text if why else None, tags=tags,
+                ))
+        return out
 
     def update(self, memory_id: str, **fields: Any) -> Memory:
         """Change a memory's fields (``text``/``content``, ``summary``, ``topic``, ``type``,
@@ -248,6 +293,10 @@ class Kenning:
                 changes["metadata"] = meta
             elif key == "scope":
                 changes["scope"] = v.scope(value)
+                # User-scope memories belong to no project; others to this one.
+                changes["project"] = "" if changes["scope"] is Scope.USER else (
+                    current.project or self.project
+                )
             elif key == "agent":
                 changes["agent"] = v.agent(value)
             elif key == "outcome":
@@ -313,7 +362,6 @@ class Kenning:
         until: object = None,
         scope: Sequence[Scope | str] | Scope | str | None = None,
         agent: str | None = None,
-        project: str | object | None = _DEFAULT,
     ) -> Filters:
         now = self.clock()
         if isinstance(types, str | MemoryType):
@@ -321,7 +369,7 @@ class Kenning:
         if isinstance(scope, str | Scope):
             scope = [scope]
         return Filters(
-            project=self.project if project is _DEFAULT else project,  # type: ignore[arg-type]
+            project=self.project,
             types=tuple(v.memory_type(t) for t in types) if types else None,
             topic=v.topic(topic),
             since=None if since is None else to_ms(since, now, name="since"),
@@ -381,10 +429,12 @@ class Kenning:
         explain: bool = False,
         mode: Mode = "hybrid",
         track: bool = True,
+        context: str | None = None,
     ) -> list[Hit]:
         """Hybrid recall: keyword (BM25) and vector candidates fused by relative score, then
-        weighed by confidence, recency and outcome. ``mode`` picks one side alone; ``track`` updates
-        access statistics of the returned memories."""
+        weighed by confidence, recency, outcome and (once consolidated) PageRank. ``context``
+        names a memory whose graph neighbours are boosted (contextual search); ``mode`` picks
+        one side alone; ``track`` updates access statistics of the returned memories."""
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query is empty")
         v.positive_int(k, "k", 1000)
@@ -408,11 +458,26 @@ class Kenning:
         elif want_keyword:
             keyword = self.store.keyword_search(query, f, pool)
         fused = fuse(keyword, vector, self.weights)
-        head = contenders(fused, k, self.weights)
+        near = None
+        if context is not None:
+            anchor = self.get(context)
+            near = {mid: r.confidence for mid, r in
+                    self._neighbourhood(anchor.id, 2, CONTEXT_MIN_CONFIDENCE).items()}
+        use_graph = self.store.get_meta("graph_computed_at") is not None
+        head = contenders(fused, k, self.weights, graph=use_graph, context=near is not None)
         fused = {mid: fused[mid] for mid in head}
         memories = self.store.get_many(head)
+        pagerank = None
+        if use_graph:
+            pagerank = {mid: pr for mid, (pr, _) in self.store.graph_scores(head).items()}
+        superseded = frozenset(
+            ln.to_id for ln in self.store.links_for(head, link_types=[LinkType.EVOLUTION],
+                                                    direction="in")
+            if ln.metadata.get("canonical", ln.relationship) == "supersedes"
+        )
         now = self.clock()
-        ranked = final_scores(fused, memories, now, self.weights, intent_types(query))[:k]
+        ranked = final_scores(fused, memories, now, self.weights, intent_types(query),
+                              pagerank=pagerank, context=near, superseded=superseded)[:k]
         hits = [Hit(memories[m], score, parts if explain else None) for m, score, parts in ranked]
         if track and hits:
             self.store.record_access([h.memory.id for h in hits], now)
@@ -420,47 +485,262 @@ class Kenning:
 
     # -- links ---------------------------------------------------------------------------------
 
+    @property
+    def relations(self) -> RelationshipResolver:
+        """The relationship-word resolver (its multilingual model loads only for unknown words)."""
+        if self._relations is None:
+            self._relations = RelationshipResolver()
+        return self._relations
+
+    def _known_relationships(self) -> dict[str, str]:
+        """Relationship words already in use, with their core types."""
+        return {row[0]: row[4] for row in self.store.relationship_stats()}
+
     def link(
         self,
         from_id: str,
         to_id: str,
         relationship: str = "relates_to",
         *,
-        confidence: float = 0.9,
+        confidence: float | None = None,
         reason: str | None = None,
+        tags: Sequence[str] = (),
         created_by: CreatedBy | str = CreatedBy.USER,
         metadata: Mapping[str, Any] | None = None,
     ) -> Link:
-        """Link two memories. Known relationship words map to their core type; any other word is
-        kept as said (expression layer) and stored as an association."""
+        """Link two memories with any relationship words, in any language. Known words and
+        their synonyms map to a canonical relation and core type; the words as said are kept."""
         a, b = self.get(from_id), self.get(to_id)
         if a.id == b.id:
             raise ValidationError("a memory cannot link to itself")
-        words = " ".join(str(relationship).split()).lower().replace(" ", "_")
-        if not words:
+        if not isinstance(relationship, str) or not relationship.strip():
             raise ValidationError("relationship is empty")
-        core = RELATIONSHIP_CORE.get(words)
-        meta: dict[str, Any] = dict(v.metadata(dict(metadata) if metadata else None))
-        meta["original_relationship"] = words
-        meta["inference_confidence"] = 1.0 if core else 0.5
-        if reason:
-            meta["reason"] = redact(reason).text
-        return self.store.add_link(
-            Link(
-                id=new_id(self.clock()),
-                from_id=a.id,
-                to_id=b.id,
-                link_type=core or LinkType.ASSOCIATION,
-                confidence=v.confidence(confidence),
-                created_by=CreatedBy(created_by),
-                metadata=meta,
-                created_at=self.clock(),
-            )
-        )
+        rel = self.relations.resolve(relationship, self._known_relationships())
+        default = EXPLICIT_CONFIDENCE if rel.via == "table" else FREE_CONFIDENCE
+        return self.store.add_link(make_link(
+            a.id, b.id, rel,
+            confidence=v.confidence(confidence if confidence is not None else default),
+            created_by=CreatedBy(created_by), now_ms=self.clock(),
+            reason=redact(reason).text if reason else None, tags=v.tags(tags),
+            extra=v.metadata(dict(metadata) if metadata else None),
+        ))
 
     def links(self, memory_id: str) -> list[Link]:
         """Links into and out of a memory, oldest first."""
         return self.store.links_of(self.get(memory_id).id)
+
+    def unlink(self, link_id: str) -> bool:
+        """Delete one link (by its id)."""
+        return self.store.delete_link(link_id)
+
+    # -- graph: traversal ----------------------------------------------------------------------
+
+    def _cached(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        """Traversal results, dropped whenever a memory or link changes (MAMA §10 cache)."""
+        mark = (self.store.get_meta("link_generation"), self.store.watermark())
+        if mark != self._traversal_mark:
+            self._traversals.clear()
+            self._traversal_mark = mark
+        if key not in self._traversals:
+            if len(self._traversals) >= 128:
+                self._traversals.pop(next(iter(self._traversals)))
+            self._traversals[key] = compute()
+        return self._traversals[key]
+
+    def why(self, topic: str) -> list[ChainEntry]:
+        """"Why did we decide X?": the evolution chain of a topic (or of a memory's topic when
+        given an id), newest first, with outcomes and implementations."""
+        key = v.topic(topic)
+        if not key:
+            raise ValidationError("topic is empty")
+        chain = self._cached(("why", key), lambda: evolution_chain(self.store, self.project, key))
+        if chain or len(key) < 6 or " " in key:
+            return chain
+        try:
+            memory = self.get(key)
+        except (NotFoundError, ValidationError):
+            return chain
+        return self.why(memory.topic) if memory.topic else []
+
+    def impact(self, memory_id: str, *, window: object = "7d", depth: int = 5
+               ) -> list[tuple[Memory, Reached]]:
+        """"What happened after X?": later memories reached through implementation, evolution
+        and temporal links (temporal ones only within ``window`` of X)."""
+        start = self.get(memory_id)
+        now = self.clock()
+        span = now - to_ms(window, now, name="window")
+        v.positive_int(depth, "depth", MAX_DEPTH)
+        return self._cached(("impact", start.id, span, depth), lambda: traverse_impact(
+            self.store, start.id, now_ms=now, window_ms=span, max_depth=depth))
+
+    def related(self, memory_id: str, *, depth: int = 2, min_confidence: float = 0.3
+                ) -> list[tuple[Memory, Reached]]:
+        """Memories within ``depth`` links of this one, most confidently connected first."""
+        start = self.get(memory_id)
+        v.positive_int(depth, "depth", MAX_DEPTH)
+        reached = self._neighbourhood(start.id, depth, v.confidence(min_confidence))
+        memories = self.store.get_many(list(reached))
+        ordered = sorted(reached.values(), key=lambda r: (-r.confidence, r.depth, r.memory_id))
+        return [(memories[r.memory_id], r) for r in ordered if r.memory_id in memories]
+
+    def _neighbourhood(self, memory_id: str, depth: int, min_confidence: float
+                       ) -> dict[str, Reached]:
+        now = self.clock()
+        return self._cached(("near", memory_id, depth, min_confidence), lambda: neighbourhood(
+            self.store, [memory_id], now_ms=now, max_depth=depth, min_confidence=min_confidence))
+
+    # -- graph: structure ----------------------------------------------------------------------
+
+    def consolidate(self) -> dict[str, Any]:
+        """Maintain the graph: co-accessed links from recall statistics, prune weak automatic
+        links, then PageRank and communities, stored for recall and hooks to read."""
+        timings: dict[str, float] = {}
+        now = self.clock()
+        t = time.perf_counter()
+        co_links = [
+            Link(new_id(now), a, b, LinkType.ASSOCIATION, min(0.9, 0.4 + 0.1 * count),
+                 CreatedBy.SYSTEM, {"original_relationship": "co_accessed", "kind": "co-accessed",
+                                    "reason": f"recalled together {count} times"}, now)
+            for a, b, count, _ in self.store.co_access_pairs(CO_ACCESS_MIN)
+        ]
+        self.store.add_links(co_links)
+        timings["co_access_ms"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        rows = self.store.link_rows()
+        from kenning.graph.decay import decayed_confidence
+
+        weak = [
+            link_id for link_id, ltype, conf, created, by in self.store.link_ids_for_pruning()
+            if by == CreatedBy.SYSTEM.value
+            and decayed_confidence(conf, ltype, created, now) < self.link_rules.prune_below
+        ]
+        pruned = self.store.delete_links(weak)
+        if pruned:
+            rows = self.store.link_rows()
+        timings["prune_ms"] = (time.perf_counter() - t) * 1000
+        from kenning.graph.structure import build as build_graph
+        from kenning.graph.structure import ranking_structure
+
+        t = time.perf_counter()
+        nodes = self.store.node_rows(Filters(project=self.project))
+        graph = build_graph(nodes, rows, now)
+        timings["build_ms"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        pr, pr_norm, labels = ranking_structure(graph)
+        timings["rank_ms"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        self.store.put_graph_scores(
+            [(mid, float(pr[i]), float(pr_norm[i]), int(labels[i]))
+             for i, mid in enumerate(graph.ids)],
+            now,
+        )
+        self.store.set_meta("graph_computed_at", str(now))
+        timings["store_ms"] = (time.perf_counter() - t) * 1000
+        return {
+            "memories": graph.n,
+            "links": len(graph.src),
+            "co_accessed_links": len(co_links),
+            "pruned_links": pruned,
+            "communities": int(labels.max()) + 1 if graph.n else 0,
+            "timings_ms": {k: round(x, 2) for k, x in timings.items()},
+        }
+
+    def graph_stats(self) -> dict[str, Any]:
+        """Sizes of the graph: links by core type, by edge kind and by creator."""
+        nodes = self.store.node_rows(Filters(project=self.project))
+        ids = {row[0] for row in nodes}
+        rows = [r for r in self.store.link_rows() if r[0] in ids and r[1] in ids]
+        by_type: dict[str, int] = {}
+        by_creator: dict[str, int] = {}
+        for r in rows:
+            by_type[r[2]] = by_type.get(r[2], 0) + 1
+            by_creator[r[6]] = by_creator.get(r[6], 0) + 1
+        kinds: dict[str, int] = {}
+        for ln in self.store.links_for(list(ids)) if len(ids) <= 5000 else ():
+            kind = str(ln.metadata.get("kind", "reference"))
+            kinds[kind] = kinds.get(kind, 0) + 1
+        scores = self.store.graph_scores()
+        computed = self.store.get_meta("graph_computed_at")
+        return {
+            "memories": len(ids),
+            "links": len(rows),
+            "links_per_memory": round(2 * len(rows) / len(ids), 3) if ids else 0.0,
+            "by_core_type": by_type,
+            "by_kind": kinds,
+            "by_creator": by_creator,
+            "communities": len({c for _, c in scores.values()}),
+            "graph_computed_at": iso(int(computed)) if computed else None,
+        }
+
+    def top(self, k: int = 10) -> list[tuple[Memory, float, int]]:
+        """The most central memories by stored PageRank: (memory, normalised rank, community)."""
+        v.positive_int(k, "k", 1000)
+        ranked = sorted(self.store.graph_scores().items(), key=lambda kv: (-kv[1][0], kv[0]))
+        out: list[tuple[Memory, float, int]] = []
+        for start in range(0, len(ranked), 4 * k):
+            chunk = ranked[start : start + 4 * k]
+            memories = self.store.get_many([mid for mid, _ in chunk])
+            for mid, (pr, com) in chunk:
+                m = memories.get(mid)
+                if m is not None and m.project in (self.project, ""):
+                    out.append((m, pr, com))
+            if len(out) >= k:
+                break
+        return out[:k]
+
+    def communities(self, *, limit: int = 20, sample: int = 3) -> list[dict[str, Any]]:
+        """Communities found by label propagation, largest first, with their central members."""
+        scores = self.store.graph_scores()
+        groups: dict[int, list[tuple[str, float]]] = {}
+        for mid, (pr, com) in scores.items():
+            groups.setdefault(com, []).append((mid, pr))
+        ordered = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:limit]
+        heads = {c: sorted(members, key=lambda t: -t[1])[:sample] for c, members in ordered}
+        memories = self.store.get_many([mid for ms in heads.values() for mid, _ in ms])
+        out = []
+        for com, members in ordered:
+            topics: dict[str, int] = {}
+            for m in (memories.get(mid) for mid, _ in heads[com]):
+                if m and m.topic:
+                    topics[m.topic] = topics.get(m.topic, 0) + 1
+            out.append({
+                "community": com,
+                "size": len(members),
+                "topics": sorted(topics, key=lambda t: -topics[t]),
+                "central": [memories[mid].to_dict() for mid, _ in heads[com] if mid in memories],
+            })
+        return out
+
+    def health(self) -> dict[str, Any]:
+        """Graph health (MAMA §9): components, isolated memories, orphaned relationship words,
+        link storage share and recommendations (merge synonyms, archive orphans)."""
+        from kenning.graph.health import graph_health
+        from kenning.graph.structure import build as build_graph
+
+        now = self.clock()
+        nodes = self.store.node_rows(Filters(project=self.project))
+        graph = build_graph(nodes, self.store.link_rows(), now)
+        stats = self.store.relationship_stats()
+        synonyms = {}
+        for word, *_ in stats:
+            canonical = table_lookup(word)
+            if canonical and canonical != word:
+                synonyms[word] = canonical
+        store_stats = self.store.stats()
+        report = graph_health(
+            graph.n, graph.src, graph.dst, relationships=[row[:4] for row in stats],
+            link_bytes=store_stats["link_bytes"], db_bytes=max(store_stats["size_bytes"], 1),
+            now_ms=now, synonyms=synonyms,
+        )
+        return report.to_dict()
+
+    def merge_relationship(self, word: str, into: str) -> int:
+        """Act on a health recommendation: file every link said with ``word`` under ``into``."""
+        old, new = normalise_word(word), normalise_word(into)
+        if not old or not new or old == new:
+            raise ValidationError("give two different relationship words")
+        rel = self.relations.resolve(new, self._known_relationships())
+        return self.store.rename_relationship(old, new, LinkType(rel.core_type))
 
     # -- vectors -------------------------------------------------------------------------------
 

@@ -1,0 +1,185 @@
+"""Making links when memories are written: explicit ones (supersedes, implements, free ``links[]``),
+ones inferred from reasoning text (M31) and automatic ones (the v1 rules), all as ``Link`` objects
+the store writes in the same transaction as the memories."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from kenning.errors import ValidationError
+from kenning.graph.rules import LinkRules, Node, auto_links
+from kenning.ids import new_id
+from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, MemoryType
+from kenning.relations import PASSIVE, Relationship, infer_from_reasoning, normalise_word
+from kenning.store.base import Store
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# remember() parameters that name a relationship (MAMA §6: the tool parameter decides the type).
+EXPLICIT_PARAMS = ("supersedes", "refines", "improves", "implements", "outcome_of")
+CAUSAL = frozenset({"implements", "outcome_of", "fixes", "caused_by"})
+EXPLICIT_CONFIDENCE = 0.9
+FREE_CONFIDENCE = 0.8  # MAMA §7: explicit but creative
+INFERRED_CONFIDENCE = 0.7  # MAMA §6: pattern-matched, lower than explicit
+
+
+@dataclass
+class LinkSpec:
+    """The links one remembered item asks for, before ids are resolved."""
+
+    explicit: list[tuple[str, str, str | None, tuple[str, ...]]] = field(default_factory=list)
+    reason: str | None = None
+
+    @property
+    def has_evolution(self) -> bool:
+        return any(rel in ("supersedes", "refines", "improves") for _, rel, _, _ in self.explicit)
+
+
+def pop_spec(fields: dict[str, Any]) -> LinkSpec:
+    """Take the link parameters out of remember() keyword arguments."""
+    spec = LinkSpec(reason=fields.pop("reason", None))
+    if spec.reason is not None and not isinstance(spec.reason, str):
+        raise ValidationError("reason must be a string")
+    for param in EXPLICIT_PARAMS:
+        targets = fields.pop(param, None)
+        if targets is None:
+            continue
+        for target in [targets] if isinstance(targets, str) else list(targets):
+            spec.explicit.append((_target(target, param), param, spec.reason, ()))
+    for n, item in enumerate(fields.pop("links", None) or ()):
+        if isinstance(item, Mapping):
+            to_id, rel = item.get("to_id"), item.get("relationship")
+            why, tags = item.get("reason"), tuple(item.get("tags") or ())
+        elif isinstance(item, Sequence) and not isinstance(item, str) and len(item) == 2:
+            (to_id, rel), why, tags = item, None, ()
+        else:
+            raise ValidationError(f"links[{n}] must be {{'to_id': ..., 'relationship': ...}}")
+        if not isinstance(rel, str) or not rel.strip():
+            raise ValidationError(f"links[{n}]: relationship is empty")
+        spec.explicit.append((_target(to_id, f"links[{n}].to_id"), rel, why, tags))
+    return spec
+
+
+def _target(value: object, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValidationError(f"{what} must be a memory id")
+    return value.strip()
+
+
+def make_link(
+    from_id: str,
+    to_id: str,
+    rel: Relationship,
+    *,
+    confidence: float,
+    created_by: CreatedBy,
+    now_ms: int,
+    reason: str | None = None,
+    tags: Sequence[str] = (),
+    extra: Mapping[str, Any] | None = None,
+) -> Link:
+    """A link keeping the words as said (expression layer) with their canonical and core type.
+
+    Passive words ("superseded by") are stored in the active direction, so chains read one way.
+    """
+    said = normalise_word(rel.original)
+    meta: dict[str, Any] = dict(extra or {})
+    if rel.canonical in PASSIVE:
+        from_id, to_id = to_id, from_id
+        rel = replace(rel, canonical=PASSIVE[rel.canonical])
+        meta["inverted"] = True
+    meta.update({
+        "original_relationship": said,
+        "canonical": rel.canonical,
+        "relationship_tags": list(dict.fromkeys([said, *tags])),
+        "inference_confidence": rel.inference_confidence,
+        "via": rel.via,
+        "kind": "causal" if rel.canonical in CAUSAL else "reference",
+    })
+    if reason:
+        meta["reason"] = reason
+    return Link(
+        id=new_id(now_ms), from_id=from_id, to_id=to_id, link_type=LinkType(rel.core_type),
+        confidence=confidence, created_by=created_by, metadata=meta, created_at=now_ms,
+    )
+
+
+def auto_link_batch(
+    store: Store,
+    project: str,
+    memories: Sequence[Memory],
+    vectors: np.ndarray | None,
+    embedder_id: str | None,
+    rules: LinkRules,
+    now_ms: int,
+) -> list[Link]:
+    """The v1 rules for a batch: candidates are stored memories and earlier batch items; the
+    semantic neighbours of the whole batch come from one matrix product."""
+    if not memories:
+        return []
+    earliest = min(m.created_at for m in memories)
+    since = earliest - max(rules.temporal_window_ms, rules.same_topic_window_ms)
+    by_topic: dict[str, list[Node]] = {}
+    for topic in {m.topic for m in memories if m.topic}:
+        rows = store.list(Filters(project=project, topic=topic, since=since), limit=50)
+        by_topic[topic] = [_node(m) for m in rows]
+    neighbours: list[list[tuple[str, float]]] = [[] for _ in memories]
+    if vectors is not None and embedder_id:
+        neighbours = store.vector_search_many(
+            vectors, embedder_id, Filters(project=project), rules.semantic_top_k * 3
+        )
+    known = store.get_many([mid for row in neighbours for mid, _ in row])
+    batch_sims = (vectors @ vectors.T) if vectors is not None and len(memories) > 1 else None
+    out: list[Link] = []
+    for i, m in enumerate(memories):
+        earlier = list(by_topic.get(m.topic or "", []))
+        similar = [(_node(known[mid]), sim) for mid, sim in neighbours[i] if mid in known]
+        for j in range(i):
+            prev = memories[j]
+            if m.topic and prev.topic == m.topic:
+                earlier.append(_node(prev))
+            if batch_sims is not None and batch_sims[i, j] >= rules.semantic_threshold * 0.7:
+                similar.append((_node(prev), float(batch_sims[i, j])))
+        for p in auto_links(_node(m), earlier, similar, rules):
+            out.append(Link(
+                id=new_id(now_ms), from_id=p.from_id, to_id=p.to_id, link_type=p.link_type,
+                confidence=round(p.confidence, 4), created_by=CreatedBy.SYSTEM,
+                metadata=p.metadata, created_at=max(now_ms, m.created_at),
+            ))
+    return out
+
+
+def inferred_evolution(
+    store: Store, project: str, memory: Memory, spec: LinkSpec, now_ms: int
+) -> list[Link]:
+    """M31: a decision whose reasoning says "instead of", "replaces", "improves"... and names no
+    target gets linked to the latest earlier decision on its topic, at lower confidence."""
+    if memory.type is not MemoryType.DECISION or not memory.topic or spec.has_evolution:
+        return []
+    found = [(rel, conf) for rel, conf in infer_from_reasoning(spec.reason or memory.content)
+             if rel in ("supersedes", "refines", "improves")]
+    if not found:
+        return []
+    earlier = [
+        m for m in store.list(
+            Filters(project=project, types=(MemoryType.DECISION,), topic=memory.topic,
+                    until=memory.created_at + 1),
+            limit=5,
+        ) if m.id != memory.id
+    ]
+    if not earlier:
+        return []
+    rel, conf = found[0]
+    return [make_link(
+        memory.id, earlier[0].id,
+        Relationship(rel, rel, "evolution", conf, False, "reasoning"),
+        confidence=min(conf, INFERRED_CONFIDENCE), created_by=CreatedBy.SYSTEM, now_ms=now_ms,
+        reason=spec.reason, extra={"inferred_from": "reasoning"},
+    )]
+
+
+def _node(m: Memory) -> Node:
+    return Node(m.id, m.type.value, m.topic, m.created_at)
