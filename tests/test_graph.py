@@ -237,3 +237,15 @@ def test_passive_words_are_stored_in_the_active_direction(k: Kenning) -> None:
     assert (ln.from_id, ln.to_id) == (new.id, old.id)
     assert ln.metadata["canonical"] == "supersedes" and ln.link_type is LinkType.EVOLUTION
     assert ln.relationship == "superseded_by" and ln.metadata["inverted"] is True
+
+
+def test_relationship_query_expands_to_synonyms_in_any_language(k: Kenning) -> None:
+    a, b, c, d = (k.remember(t, type="insight", topic=f"t{i}") for i, t in
+                  enumerate(["paper A", "project B", "project C", "project D"]))
+    k.link(b.id, a.id, "inspired by")
+    k.link(c.id, a.id, "영감을 받은")
+    k.link(d.id, a.id, "challenges")
+    found = {ln.from_id for ln in k.links_by_relationship("motivated by")}
+    assert found == {b.id, c.id}
+    report = k.health()
+    assert "promotion_candidates" in report

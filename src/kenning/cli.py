@@ -579,6 +579,23 @@ def graph_health_cmd(json_: JsonOpt = False, db: DbOpt = None) -> None:
             typer.echo(f"- {r}")
 
 
+@graph_app.command("links")
+def graph_links(
+    rel: Annotated[str, typer.Option("--rel", help="Relationship words; synonyms count too.")],
+    json_: JsonOpt = False, db: DbOpt = None,
+) -> None:
+    """Links said with these words or their synonyms, in any language."""
+    with _open(db) as k:
+        found = k.links_by_relationship(rel)
+        if json_:
+            _emit({"count": len(found), "links": [ln.to_dict() for ln in found]})
+            return
+        if not found:
+            typer.echo(f"no links like {rel!r}")
+        for ln in found:
+            typer.echo(f"{ln.from_id} -[{ln.relationship}, {ln.confidence:.2f}]-> {ln.to_id}")
+
+
 @graph_app.command("merge")
 def graph_merge(
     word: Annotated[str, typer.Argument(help="Relationship word to retire.")],

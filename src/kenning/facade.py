@@ -50,7 +50,12 @@ from kenning.models import (
 from kenning.paths import current_project, default_db_path
 from kenning.ranking import RankWeights, contenders, final_scores, fuse, intent_types
 from kenning.redact import redact, redact_obj
-from kenning.relations import RelationshipResolver, normalise_word, table_lookup
+from kenning.relations import (
+    RelationshipResolver,
+    normalise_word,
+    promotion_candidates,
+    table_lookup,
+)
 from kenning.store.base import Store
 from kenning.text import content_hash, embedding_text, make_summary
 from kenning.times import now_ms, to_ms
@@ -723,7 +728,8 @@ class Kenning:
         stats = self.store.relationship_stats()
         synonyms = {}
         for word, *_ in stats:
-            canonical = table_lookup(word)
+            # The table first; a word it lacks uses the canonical recorded when it was linked.
+            canonical = table_lookup(word) or self.store.relationship_canonical(word)
             if canonical and canonical != word:
                 synonyms[word] = canonical
         store_stats = self.store.stats()
@@ -732,7 +738,18 @@ class Kenning:
             link_bytes=store_stats["link_bytes"], db_bytes=max(store_stats["size_bytes"], 1),
             now_ms=now, synonyms=synonyms,
         )
-        return report.to_dict()
+        out = report.to_dict()
+        out["promotion_candidates"] = [
+            {"relationship": w, "usage": u, "avg_confidence": round(c, 3)}
+            for w, u, c in promotion_candidates([(w, u, c) for w, u, c, *_ in stats])
+        ]
+        return out
+
+    def links_by_relationship(self, relationship: str) -> list[Link]:
+        """Links said with these words or any synonym of them, in any language (MAMA §9
+        fuzzy query expansion): "motivated by" also finds "inspired_by" and "영감을_받은"."""
+        words = self.relations.expand_query(relationship, self._known_relationships())
+        return self.store.links_with_relationships(sorted(words))
 
     def merge_relationship(self, word: str, into: str) -> int:
         """Act on a health recommendation: file every link said with ``word`` under ``into``."""

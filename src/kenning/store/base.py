@@ -157,6 +157,14 @@ class Store(Protocol):
         """Merge a relationship word into another (keeping ``merged_from`` in metadata)."""
         ...
 
+    def links_with_relationships(self, words: Sequence[str]) -> list[Link]:
+        """Links whose relationship word is one of ``words``."""
+        ...
+
+    def relationship_canonical(self, word: str) -> str | None:
+        """The canonical relation recorded when ``word`` was first linked, if any."""
+        ...
+
     def relationship_stats(self) -> list[tuple[str, int, float, int, str]]:
         """(relationship, usage count, average confidence, last used ms, core type), most used
         first."""

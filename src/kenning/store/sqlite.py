@@ -835,6 +835,25 @@ class SQLiteStore:
                 moved += 1
             return moved
 
+    def links_with_relationships(self, words: Sequence[str]) -> list[Link]:
+        if not words:
+            return []
+        rows = self._conn.execute(
+            f"SELECT {_LINK_COLUMNS} FROM memory_links WHERE relationship IN "
+            f"({', '.join('?' for _ in words)}) ORDER BY created_at, id",
+            list(words),
+        ).fetchall()
+        return [_row_to_link(r) for r in rows]
+
+    def relationship_canonical(self, word: str) -> str | None:
+        row = self._conn.execute(
+            "SELECT json_extract(metadata, '$.canonical') FROM memory_links "
+            "WHERE relationship = ? AND json_extract(metadata, '$.canonical') IS NOT NULL "
+            "LIMIT 1",
+            (word,),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
     def relationship_stats(self) -> list[tuple[str, int, float, int, str]]:
         return self._conn.execute(
             "SELECT relationship, count(*), avg(confidence), max(created_at), max(link_type) "
