@@ -167,8 +167,8 @@ def test_related_and_contextual_recall(k: Kenning, clock) -> None:
 def test_consolidate_stores_pagerank_and_communities(k: Kenning, clock) -> None:
     ids = story(k, clock)
     report = k.consolidate()
-    # the temporal and same-topic links have decayed below 0.3 in the month since: pruned
-    assert report["memories"] == 6 and report["pruned_links"] == 2
+    # the temporal link has decayed below 0.3 in the month since: pruned
+    assert report["memories"] == 6 and report["pruned_links"] == 1
     assert report["links"] == 4 and report["communities"] >= 2
     top = k.top(3)
     assert top[0][0].id in (ids["jwt"], ids["sess"]) and top[0][1] == 1.0
@@ -249,3 +249,46 @@ def test_relationship_query_expands_to_synonyms_in_any_language(k: Kenning) -> N
     assert found == {b.id, c.id}
     report = k.health()
     assert "promotion_candidates" in report
+
+
+def test_inference_reads_the_text_and_the_batch(k: Kenning, clock) -> None:
+    a = k.remember("Use Redis for the product cache", type="decision", topic="caching")
+    clock.advance(DAY)
+    b = k.remember("Use Memcached for the product cache instead of Redis", type="decision",
+                   topic="caching", reason="Redis eviction storms")
+    assert any(ln.to_id == a.id and ln.link_type is LinkType.EVOLUTION for ln in k.links(b.id))
+    first, second = k.remember_many([
+        {"text": "Use JWT for auth tokens", "type": "decision", "topic": "auth"},
+        {"text": "Use server-side sessions for auth instead of JWT tokens", "type": "decision",
+         "topic": "auth", "reason": "Switching to sessions instead of JWT"},
+    ])
+    evo = [ln for ln in k.links(second.id) if ln.link_type is LinkType.EVOLUTION]
+    assert [ln.to_id for ln in evo] == [first.id]
+
+
+def test_inference_picks_the_decision_it_replaces(k: Kenning, clock) -> None:
+    db = k.remember("Use PostgreSQL for the orders database", type="decision", topic="storage")
+    clock.advance(MIN)
+    k.remember("Store uploaded images in S3 buckets", type="decision", topic="storage")
+    clock.advance(DAY)
+    new = k.remember("Use CockroachDB for the orders database instead of PostgreSQL",
+                     type="decision", topic="storage")
+    evo = [ln.to_id for ln in k.links(new.id) if ln.link_type is LinkType.EVOLUTION]
+    assert evo == [db.id]  # not the newer, unrelated S3 decision
+    clock.advance(DAY)
+    odd = k.remember("Tabs are better than spaces in Makefiles", type="decision",
+                     topic="storage")
+    assert not [ln for ln in k.links(odd.id) if ln.link_type is LinkType.EVOLUTION]
+
+
+def test_decisions_with_a_lineage_skip_same_topic_guesses(k: Kenning, clock) -> None:
+    a = k.remember("Cache product pages in Redis for five minutes", type="decision",
+                   topic="caching")
+    clock.advance(DAY)
+    b = k.remember("Cache product pages in Redis for one minute", type="decision",
+                   topic="caching", refines=a.id)
+    guesses = [ln for ln in k.links(b.id) if ln.metadata.get("reason") == "same_topic"]
+    assert guesses == []
+    clock.advance(DAY)
+    c = k.remember("Cache product pages in Redis per region", type="decision", topic="caching")
+    assert [ln for ln in k.links(c.id) if ln.metadata.get("reason") == "same_topic"]

@@ -111,6 +111,7 @@ class Kenning:
         self._relations = relations
         self._traversals: dict[tuple[Any, ...], Any] = {}
         self._traversal_mark: tuple[str | None, str] | None = None
+        self._known_words: tuple[str | None, dict[str, str]] | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -230,10 +231,12 @@ class Kenning:
         vectors = self._embed([embedding_text(m.topic, m.summary, m.content) for m in prepared])
         embedder_id = self.embedder.id if self.embedder else None
         if self.auto_link:
-            for m, spec in zip(prepared, specs, strict=True):
-                links += inferred_evolution(self.store, self.project, m, spec, now)
+            links += inferred_evolution(self.store, self.project, prepared, specs, vectors,
+                                        embedder_id, now)
+            lineage = frozenset(ln.from_id for ln in links
+                                if ln.link_type is LinkType.EVOLUTION)
             links += auto_link_batch(self.store, self.project, prepared, vectors, embedder_id,
-                                     self.link_rules, now)
+                                     self.link_rules, now, lineage)
         return self.store.insert(prepared, vectors, embedder_id, redactions, links)
 
     def _explicit_links(
@@ -241,10 +244,11 @@ class Kenning:
     ) -> list[Link]:
         """Links named at remember time; every target must exist (else nothing is written)."""
         out: list[Link] = []
-        known = self._known_relationships() if any(s.explicit for s in specs) else {}
         for m, spec in zip(prepared, specs, strict=True):
             for target, rel_word, why, tags in spec.explicit:
                 target_id = self.get(target).id
+                # Store words matter only when the table does not know the word.
+                known = {} if table_lookup(rel_word) else self._known_relationships()
                 rel = self.relations.resolve(rel_word, known)
                 conf = EXPLICIT_CONFIDENCE if rel_word in EXPLICIT_PARAMS else FREE_CONFIDENCE
                 created_by = CreatedBy.USER if rel_word in EXPLICIT_PARAMS else CreatedBy.LLM
@@ -498,8 +502,13 @@ class Kenning:
         return self._relations
 
     def _known_relationships(self) -> dict[str, str]:
-        """Relationship words already in use, with their core types."""
-        return {row[0]: row[4] for row in self.store.relationship_stats()}
+        """Relationship words already in use, with their core types (cached until links
+        change: the scan is a GROUP BY over every link)."""
+        mark = self.store.get_meta("link_generation")
+        if self._known_words is None or self._known_words[0] != mark:
+            self._known_words = (mark, {row[0]: row[4] for row in
+                                        self.store.relationship_stats()})
+        return self._known_words[1]
 
     def link(
         self,
@@ -520,7 +529,8 @@ class Kenning:
             raise ValidationError("a memory cannot link to itself")
         if not isinstance(relationship, str) or not relationship.strip():
             raise ValidationError("relationship is empty")
-        rel = self.relations.resolve(relationship, self._known_relationships())
+        known = {} if table_lookup(relationship) else self._known_relationships()
+        rel = self.relations.resolve(relationship, known)
         default = EXPLICIT_CONFIDENCE if rel.via == "table" else FREE_CONFIDENCE
         return self.store.add_link(make_link(
             a.id, b.id, rel,

@@ -24,6 +24,7 @@ CAUSAL = frozenset({"implements", "outcome_of", "fixes", "caused_by"})
 EXPLICIT_CONFIDENCE = 0.9
 FREE_CONFIDENCE = 0.8  # MAMA §7: explicit but creative
 INFERRED_CONFIDENCE = 0.7  # MAMA §6: pattern-matched, lower than explicit
+INFER_MIN_SIMILARITY = 0.5  # an inferred predecessor must be about the same thing
 
 
 @dataclass
@@ -115,9 +116,11 @@ def auto_link_batch(
     embedder_id: str | None,
     rules: LinkRules,
     now_ms: int,
+    lineage: frozenset[str] = frozenset(),
 ) -> list[Link]:
     """The v1 rules for a batch: candidates are stored memories and earlier batch items; the
-    semantic neighbours of the whole batch come from one matrix product."""
+    semantic neighbours of the whole batch come from one matrix product. ``lineage``: ids of
+    memories whose evolution links are already known (explicit or inferred)."""
     if not memories:
         return []
     earliest = min(m.created_at for m in memories)
@@ -133,17 +136,27 @@ def auto_link_batch(
         )
     known = store.get_many([mid for row in neighbours for mid, _ in row])
     batch_sims = (vectors @ vectors.T) if vectors is not None and len(memories) > 1 else None
+    stored_vectors: dict[str, Any] = {}
+    if vectors is not None and embedder_id:
+        stored_vectors = store.vectors_of(
+            [n.id for nodes in by_topic.values() for n in nodes], embedder_id
+        )
     out: list[Link] = []
     for i, m in enumerate(memories):
-        earlier = list(by_topic.get(m.topic or "", []))
+        earlier = [
+            replace(n, similarity=float(vectors[i] @ stored_vectors[n.id]))
+            if vectors is not None and n.id in stored_vectors else n
+            for n in by_topic.get(m.topic or "", [])
+        ]
         similar = [(_node(known[mid]), sim) for mid, sim in neighbours[i] if mid in known]
         for j in range(i):
             prev = memories[j]
+            sim = float(batch_sims[i, j]) if batch_sims is not None else None
             if m.topic and prev.topic == m.topic:
-                earlier.append(_node(prev))
-            if batch_sims is not None and batch_sims[i, j] >= rules.semantic_threshold * 0.7:
-                similar.append((_node(prev), float(batch_sims[i, j])))
-        for p in auto_links(_node(m), earlier, similar, rules):
+                earlier.append(replace(_node(prev), similarity=sim))
+            if sim is not None and sim >= rules.semantic_threshold * 0.7:
+                similar.append((_node(prev), sim))
+        for p in auto_links(_node(m), earlier, similar, rules, has_lineage=m.id in lineage):
             out.append(Link(
                 id=new_id(now_ms), from_id=p.from_id, to_id=p.to_id, link_type=p.link_type,
                 confidence=round(p.confidence, 4), created_by=CreatedBy.SYSTEM,
@@ -153,32 +166,60 @@ def auto_link_batch(
 
 
 def inferred_evolution(
-    store: Store, project: str, memory: Memory, spec: LinkSpec, now_ms: int
+    store: Store,
+    project: str,
+    memories: Sequence[Memory],
+    specs: Sequence[LinkSpec],
+    vectors: np.ndarray | None,
+    embedder_id: str | None,
+    now_ms: int,
 ) -> list[Link]:
-    """M31: a decision whose reasoning says "instead of", "replaces", "improves"... and names no
-    target gets linked to the latest earlier decision on its topic, at lower confidence."""
-    if memory.type is not MemoryType.DECISION or not memory.topic or spec.has_evolution:
-        return []
-    found = [(rel, conf) for rel, conf in infer_from_reasoning(spec.reason or memory.content)
-             if rel in ("supersedes", "refines", "improves")]
-    if not found:
-        return []
-    earlier = [
-        m for m in store.list(
-            Filters(project=project, types=(MemoryType.DECISION,), topic=memory.topic,
-                    until=memory.created_at + 1),
-            limit=5,
-        ) if m.id != memory.id
-    ]
-    if not earlier:
-        return []
-    rel, conf = found[0]
-    return [make_link(
-        memory.id, earlier[0].id,
-        Relationship(rel, rel, "evolution", conf, False, "reasoning"),
-        confidence=min(conf, INFERRED_CONFIDENCE), created_by=CreatedBy.SYSTEM, now_ms=now_ms,
-        reason=spec.reason, extra={"inferred_from": "reasoning"},
-    )]
+    """M31: a decision whose text or reasoning says "instead of", "replaces", "improves"... and
+    names no target is linked to the earlier decision on its topic it is most similar to (the
+    one it most likely replaces), at lower confidence; not at all when none is similar enough."""
+    out: list[Link] = []
+    for i, (m, spec) in enumerate(zip(memories, specs, strict=True)):
+        if m.type is not MemoryType.DECISION or not m.topic or spec.has_evolution:
+            continue
+        text = " ".join(t for t in (spec.reason, m.content) if t)
+        found = [(rel, conf) for rel, conf in infer_from_reasoning(text)
+                 if rel in ("supersedes", "refines", "improves")]
+        if not found:
+            continue
+        target = _likely_predecessor(store, project, memories[:i], m,
+                                     None if vectors is None else vectors[: i + 1], embedder_id)
+        if target is None:
+            continue
+        rel, conf = found[0]
+        out.append(make_link(
+            m.id, target, Relationship(rel, rel, "evolution", conf, False, "reasoning"),
+            confidence=min(conf, INFERRED_CONFIDENCE), created_by=CreatedBy.SYSTEM,
+            now_ms=now_ms, reason=spec.reason, extra={"inferred_from": "reasoning"},
+        ))
+    return out
+
+
+def _likely_predecessor(
+    store: Store, project: str, batch_before: Sequence[Memory], m: Memory,
+    vectors: np.ndarray | None, embedder_id: str | None,
+) -> str | None:
+    """The earlier same-topic decision most similar to ``m`` (the newest one without vectors)."""
+    f = Filters(project=project, types=(MemoryType.DECISION,), topic=m.topic,
+                until=m.created_at + 1)
+    in_batch = [(j, b) for j, b in enumerate(batch_before)
+                if b.type is MemoryType.DECISION and b.topic == m.topic]
+    if vectors is None or not embedder_id:
+        stored = [x for x in store.list(f, limit=2) if x.id != m.id]
+        pool = [b for _, b in in_batch] + stored
+        return max(pool, key=lambda x: x.created_at).id if pool else None
+    query = vectors[-1]
+    scored = [(float(query @ vectors[j]), b.id) for j, b in in_batch]
+    scored += [(sim, mid) for mid, sim in store.vector_search(query, embedder_id, f, 10)
+               if mid != m.id]
+    if not scored:
+        return None
+    sim, best = max(scored)
+    return best if sim >= INFER_MIN_SIMILARITY else None
 
 
 def _node(m: Memory) -> Node:

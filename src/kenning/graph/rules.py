@@ -32,6 +32,9 @@ class LinkRules:
     same_topic_window_ms: int = 7 * DAY_MS
     same_topic_confidence: tuple[float, float] = (0.4, 0.7)
     same_topic_top_k: int = 3
+    # A same-topic decision is only linked when it is about the same thing: parallel stories on
+    # one topic otherwise join (MAMA's rule has no such gate; None turns it off).
+    same_topic_min_similarity: float | None = 0.5
     semantic_threshold: float = 0.85
     semantic_top_k: int = 5
     prune_below: float = 0.3
@@ -47,6 +50,7 @@ class Node:
     type: str
     topic: str | None
     created_at: int
+    similarity: float | None = None  # cosine to the new memory, when known
 
 
 @dataclass(frozen=True)
@@ -77,9 +81,15 @@ def auto_links(
     earlier_same_topic: Sequence[Node],
     similar: Sequence[tuple[Node, float]],
     rules: LinkRules,
+    *,
+    has_lineage: bool = False,
 ) -> list[ProposedLink]:
     """Links for ``new``: temporal (same topic, 15 min), same-topic decisions (one week) and
-    semantic (>= threshold, top k, other topics), strongest first, capped per memory."""
+    semantic (>= threshold, top k, other topics), strongest first, capped per memory.
+
+    ``has_lineage``: the decision already says which decision it evolves from, so guessing
+    same-topic associations would only add noise (the rule is for decisions that say nothing).
+    """
     out: list[ProposedLink] = []
     if new.topic:
         before = sorted(
@@ -97,9 +107,11 @@ def auto_links(
                 {"original_relationship": "temporal", "time_delta": delta,
                  "reason": "same_context", "kind": "temporal"},
             ))
-        if new.type == "decision":
+        if new.type == "decision" and not has_lineage:
+            gate = rules.same_topic_min_similarity
             decisions = [n for n in before if n.type == "decision"
-                         and new.created_at - n.created_at < rules.same_topic_window_ms]
+                         and new.created_at - n.created_at < rules.same_topic_window_ms
+                         and (gate is None or n.similarity is None or n.similarity >= gate)]
             for prev in decisions[: rules.same_topic_top_k]:
                 age = new.created_at - prev.created_at
                 out.append(ProposedLink(

@@ -92,6 +92,10 @@ class Store(Protocol):
         """``vector_search`` for a batch of query vectors (one pass over the index)."""
         ...
 
+    def vectors_of(self, ids: Sequence[str], embedder_id: str) -> dict[str, np.ndarray]:
+        """The stored vector of each id that has one from ``embedder_id``."""
+        ...
+
     def record_access(self, ids: Sequence[str], at_ms: int) -> None:
         """Count an access of each id, and count the first few as recalled together."""
         ...

@@ -639,6 +639,12 @@ class SQLiteStore:
         with self._lock:
             return self._cache(embedder_id).search_many(vectors, filters, limit)
 
+    def vectors_of(self, ids: Sequence[str], embedder_id: str) -> dict[str, np.ndarray]:
+        if not ids:
+            return {}
+        with self._lock:
+            return self._cache(embedder_id).vectors_of(ids)
+
     def record_access(self, ids: Sequence[str], at_ms: int) -> None:
         if not ids:
             return

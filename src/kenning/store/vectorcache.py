@@ -153,3 +153,7 @@ class VectorCache:
             out.append([(self.ids[i], float(h)) for i, h in zip(idx, hits, strict=True)
                         if np.isfinite(h)])
         return out
+
+    def vectors_of(self, memory_ids: Sequence[str]) -> dict[str, Any]:
+        """The current vector of each memory that has one (views into the matrix; read only)."""
+        return {mid: self._matrix[self.index[mid]] for mid in memory_ids if mid in self.index}
