@@ -288,3 +288,75 @@ def test_confirmed_link_takes_over_an_inferred_one(store: Store) -> None:
                                                      "reason": "slow"}, T0))
     assert confirmed.id == inferred.id and confirmed.created_by is CreatedBy.USER
     assert confirmed.confidence == 0.9 and confirmed.metadata["reason"] == "slow"
+
+
+def _link(a: str, b: str, rel: str, t: LinkType = LinkType.ASSOCIATION,
+          by: CreatedBy = CreatedBy.USER, conf: float = 0.8, kind: str = "reference") -> Link:
+    return Link(new_id(T0), a, b, t, conf, by,
+                {"original_relationship": rel, "canonical": rel, "kind": kind}, T0)
+
+
+def test_graph_queries(store: Store) -> None:
+    a, b, c = mem("a"), mem("b", at=T0 + 1), mem("c", at=T0 + 2, project="q")
+    store.insert([a, b, c], None, None, links=[_link(a.id, b.id, "relates_to")])
+    sup = store.add_links([_link(b.id, a.id, "supersedes", LinkType.EVOLUTION),
+                           _link(b.id, c.id, "similar", by=CreatedBy.SYSTEM, kind="similar")])
+    assert len(sup) == 2
+    assert {ln.relationship for ln in store.links_for([a.id])} == {"relates_to", "supersedes"}
+    assert [ln.relationship for ln in store.links_for([a.id], direction="out")] == ["relates_to"]
+    evo = store.links_for([a.id, b.id], link_types=[LinkType.EVOLUTION])
+    assert [ln.relationship for ln in evo] == ["supersedes"]
+    assert len(store.link_rows()) == 3
+    assert [r[0] for r in store.node_rows(Filters(project="p"))] == [a.id, b.id]
+    assert [r[0] for r in store.link_ids_for_pruning()] == [sup[1].id]
+    summary = store.link_summary(Filters(project="p"))
+    assert summary["by_core_type"] == {"association": 2, "evolution": 1}
+    assert summary["by_kind"] == {"reference": 2, "similar": 1}
+    assert summary["by_creator"] == {"user": 2, "system": 1}
+    stats = {row[0]: row for row in store.relationship_stats()}
+    assert stats["supersedes"][1] == 1 and stats["supersedes"][4] == "evolution"
+    assert store.relationship_canonical("similar") == "similar"
+    assert [ln.to_id for ln in store.links_with_relationships(["similar", "x"])] == [c.id]
+    changed = store.update_link(sup[1].id, confidence=0.2, metadata={"kind": "similar"})
+    assert changed.confidence == 0.2 and changed.metadata == {"kind": "similar"}
+    assert store.delete_links([sup[1].id]) == 1 and len(store.link_rows()) == 2
+
+
+def test_rename_relationship_merges_words(store: Store) -> None:
+    a, b = mem("a"), mem("b", at=T0 + 1)
+    store.insert([a, b], None, None, links=[_link(a.id, b.id, "motivated_by"),
+                                            _link(a.id, b.id, "inspired_by")])
+    assert store.rename_relationship("motivated_by", "inspired_by", LinkType.ASSOCIATION) == 1
+    left = store.links_for([a.id])
+    assert [ln.metadata["original_relationship"] for ln in left] == ["inspired_by"]
+
+
+def test_insert_links_attach_to_the_stored_duplicate(store: Store) -> None:
+    a = mem("same text")
+    store.insert([a], None, None)
+    b, dup = mem("other", at=T0 + 1), mem("same text", at=T0 + 2)
+    store.insert([b, dup], None, None, links=[_link(b.id, dup.id, "relates_to")])
+    assert [ln.to_id for ln in store.links_for([b.id])] == [a.id]
+
+
+def test_graph_scores_and_co_access(store: Store) -> None:
+    a, b, c = mem("a"), mem("b", at=T0 + 1), mem("c", at=T0 + 2)
+    store.insert([a, b, c], None, None)
+    store.put_graph_scores([(a.id, 0.5, 1.0, 0), (b.id, 0.3, 0.6, 0)], T0)
+    store.put_graph_scores([(c.id, 0.2, 0.4, 1)], T0)
+    assert store.graph_scores() == {a.id: (1.0, 0), b.id: (0.6, 0), c.id: (0.4, 1)}
+    assert store.graph_scores([b.id]) == {b.id: (0.6, 0)}
+    for _ in range(3):
+        store.record_access([a.id, b.id, c.id], T0 + 5)
+    pairs = {(x, y): n for x, y, n, _ in store.co_access_pairs(3)}
+    assert pairs == {tuple(sorted((a.id, b.id))): 3, tuple(sorted((a.id, c.id))): 3,
+                     tuple(sorted((b.id, c.id))): 3}
+
+
+def test_batch_vector_queries(store: Store) -> None:
+    a, b = mem("a"), mem("b", at=T0 + 1)
+    store.insert([a, b], np.stack([unit(1), unit(2)]), "e1")
+    res = store.vector_search_many(np.stack([unit(2), unit(1)]), "e1", Filters(), 1)
+    assert [r[0][0] for r in res] == [b.id, a.id]
+    got = store.vectors_of([a.id, "missing"], "e1")
+    assert list(got) == [a.id] and np.allclose(got[a.id], unit(1))

@@ -69,6 +69,7 @@ CO_ACCESS_MIN = 3  # recalled together this often -> a co-accessed link
 CONTEXT_MIN_CONFIDENCE = 0.3  # path confidence for a memory to count as connected to a context
 _DEFAULT = object()
 
+
 class Kenning:
     """Memory for coding agents over one store.
 
@@ -609,6 +610,10 @@ class Kenning:
     def consolidate(self) -> dict[str, Any]:
         """Maintain the graph: co-accessed links from recall statistics, prune weak automatic
         links, then PageRank and communities, stored for recall and hooks to read."""
+        from kenning.graph.decay import decayed_confidence
+        from kenning.graph.structure import build as build_graph
+        from kenning.graph.structure import ranking_structure
+
         timings: dict[str, float] = {}
         now = self.clock()
         t = time.perf_counter()
@@ -621,24 +626,16 @@ class Kenning:
         self.store.add_links(co_links)
         timings["co_access_ms"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        rows = self.store.link_rows()
-        from kenning.graph.decay import decayed_confidence
-
         weak = [
             link_id for link_id, ltype, conf, created, by in self.store.link_ids_for_pruning()
             if by == CreatedBy.SYSTEM.value
             and decayed_confidence(conf, ltype, created, now) < self.link_rules.prune_below
         ]
         pruned = self.store.delete_links(weak)
-        if pruned:
-            rows = self.store.link_rows()
         timings["prune_ms"] = (time.perf_counter() - t) * 1000
-        from kenning.graph.structure import build as build_graph
-        from kenning.graph.structure import ranking_structure
-
         t = time.perf_counter()
         nodes = self.store.node_rows(Filters(project=self.project))
-        graph = build_graph(nodes, rows, now)
+        graph = build_graph(nodes, self.store.link_rows(), now)
         timings["build_ms"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
         pr, pr_norm, labels = ranking_structure(graph)
@@ -662,27 +659,18 @@ class Kenning:
 
     def graph_stats(self) -> dict[str, Any]:
         """Sizes of the graph: links by core type, by edge kind and by creator."""
-        nodes = self.store.node_rows(Filters(project=self.project))
-        ids = {row[0] for row in nodes}
-        rows = [r for r in self.store.link_rows() if r[0] in ids and r[1] in ids]
-        by_type: dict[str, int] = {}
-        by_creator: dict[str, int] = {}
-        for r in rows:
-            by_type[r[2]] = by_type.get(r[2], 0) + 1
-            by_creator[r[6]] = by_creator.get(r[6], 0) + 1
-        kinds: dict[str, int] = {}
-        for ln in self.store.links_for(list(ids)) if len(ids) <= 5000 else ():
-            kind = str(ln.metadata.get("kind", "reference"))
-            kinds[kind] = kinds.get(kind, 0) + 1
+        f = Filters(project=self.project)
+        memories = self.store.count(f)
+        summary = self.store.link_summary(f)
+        total = sum(summary["by_core_type"].values())
         scores = self.store.graph_scores()
         computed = self.store.get_meta("graph_computed_at")
         return {
-            "memories": len(ids),
-            "links": len(rows),
-            "links_per_memory": round(2 * len(rows) / len(ids), 3) if ids else 0.0,
-            "by_core_type": by_type,
-            "by_kind": kinds,
-            "by_creator": by_creator,
+            "memories": memories,
+            "links": total,
+            "links_per_memory": round(total / memories, 3) if memories else 0.0,
+            "average_degree": round(2 * total / memories, 3) if memories else 0.0,
+            **summary,
             "communities": len({c for _, c in scores.values()}),
             "graph_computed_at": iso(int(computed)) if computed else None,
         }

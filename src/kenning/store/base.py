@@ -161,6 +161,11 @@ class Store(Protocol):
         """Merge a relationship word into another (keeping ``merged_from`` in metadata)."""
         ...
 
+    def link_summary(self, filters: Filters) -> dict[str, dict[str, int]]:
+        """Counts of the links leaving memories that pass ``filters``: ``by_core_type``,
+        ``by_kind`` (ADR-049 edge kinds) and ``by_creator``."""
+        ...
+
     def links_with_relationships(self, words: Sequence[str]) -> list[Link]:
         """Links whose relationship word is one of ``words``."""
         ...

@@ -841,6 +841,21 @@ class SQLiteStore:
                 moved += 1
             return moved
 
+    def link_summary(self, filters: Filters) -> dict[str, dict[str, int]]:
+        where, params = _where(filters, "m")
+        rows = self._conn.execute(
+            "SELECT l.link_type, coalesce(json_extract(l.metadata, '$.kind'), 'reference'), "
+            "l.created_by, count(*) FROM memory_links l JOIN memories m ON m.id = l.from_id"
+            f"{where} GROUP BY 1, 2, 3",
+            params,
+        ).fetchall()
+        out: dict[str, dict[str, int]] = {"by_core_type": {}, "by_kind": {}, "by_creator": {}}
+        for link_type, kind, creator, n in rows:
+            for key, value in (("by_core_type", link_type), ("by_kind", kind),
+                               ("by_creator", creator)):
+                out[key][value] = out[key].get(value, 0) + n
+        return out
+
     def links_with_relationships(self, words: Sequence[str]) -> list[Link]:
         if not words:
             return []
