@@ -307,6 +307,9 @@ class SQLiteStore:
             raise StoreError(f"cannot open store at {self.path}: {exc}") from exc
         self._lock = threading.RLock()
         self._vectors: dict[str, VectorCache] = {}
+        self._owner = threading.get_ident()
+        self._readers = threading.local()
+        self._reader_conns: list[sqlite3.Connection] = []
         try:
             self._configure()
             self._migrate()
@@ -315,6 +318,20 @@ class SQLiteStore:
             raise StoreError(f"{self.path} is not a usable Kenning store: {exc}") from exc
 
     # -- setup ---------------------------------------------------------------------------------
+
+    def _read(self) -> sqlite3.Connection:
+        """The connection for reads on this thread: other threads (recall's keyword search runs
+        beside the query embedding) get their own, so WAL lets them read in parallel."""
+        if threading.get_ident() == self._owner:
+            return self._conn
+        conn = getattr(self._readers, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000)
+            conn.execute("PRAGMA query_only = ON")
+            self._readers.conn = conn
+            with self._lock:
+                self._reader_conns.append(conn)
+        return conn
 
     def _configure(self) -> None:
         c = self._conn
@@ -530,20 +547,21 @@ class SQLiteStore:
         return int(row[0])
 
     def keyword_search(self, query: str, filters: Filters, limit: int) -> list[tuple[str, float]]:
-        terms = self._selective_terms(keyword_terms(query))
+        conn = self._read()
+        terms = self._selective_terms(conn, keyword_terms(query))
         if not terms:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         where, params = _where(filters)
         # Rank in FTS alone first (topic and summary weigh more than the body), then filter the
         # head; only when filters reject most of it is the whole match set joined and sorted.
-        head = self._conn.execute(
+        head = conn.execute(
             f"SELECT rowid, {_BM25} FROM memories_fts WHERE memories_fts MATCH ? "
             "ORDER BY 2 LIMIT ?",
             (match, 4 * limit),
         ).fetchall()
         score = {seq: -float(s) for seq, s in head}
-        kept = self._conn.execute(
+        kept = conn.execute(
             f"SELECT seq, id FROM memories WHERE seq IN ({', '.join('?' for _ in head)})"
             + (where.replace(" WHERE ", " AND ", 1) if where else ""),
             [seq for seq, _ in head] + params,
@@ -552,7 +570,7 @@ class SQLiteStore:
             ranked = sorted(kept, key=lambda r: (-score[r[0]], r[0]))[:limit]
             return [(mid, score[seq]) for seq, mid in ranked]
         where_m, params_m = _where(filters, "m")
-        rows = self._conn.execute(
+        rows = conn.execute(
             f"SELECT m.id, {_BM25} AS s FROM memories_fts JOIN memories m "
             f"ON m.seq = memories_fts.rowid WHERE memories_fts MATCH ?"
             + (where_m.replace(" WHERE ", " AND ", 1) if where_m else "")
@@ -561,7 +579,7 @@ class SQLiteStore:
         ).fetchall()
         return [(r[0], -float(r[1])) for r in rows]
 
-    def _selective_terms(self, terms: list[str]) -> list[str]:
+    def _selective_terms(self, conn: sqlite3.Connection, terms: list[str]) -> list[str]:
         """In large stores, drop terms found in over 5 % of memories when rarer ones exist.
 
         Their BM25 weight is small, but scoring the tens of thousands of rows they match is
@@ -569,14 +587,14 @@ class SQLiteStore:
         """
         if len(terms) < 2:
             return terms
-        row = self._conn.execute(
+        row = conn.execute(
             "SELECT seq FROM sqlite_sequence WHERE name = 'memories'"
         ).fetchone()
         total = row[0] if row else 0
         if total < SELECTIVE_FROM:
             return terms
         df = {
-            t: self._conn.execute(
+            t: conn.execute(
                 "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?",
                 ('"' + t.replace('"', '""') + '"',),
             ).fetchone()[0]
@@ -970,6 +988,9 @@ class SQLiteStore:
 
     def close(self) -> None:
         with self._lock, suppress(sqlite3.Error):
+            for conn in self._reader_conns:
+                conn.close()
+            self._reader_conns.clear()
             self._conn.close()
 
 
