@@ -292,3 +292,14 @@ def test_decisions_with_a_lineage_skip_same_topic_guesses(k: Kenning, clock) -> 
     clock.advance(DAY)
     c = k.remember("Cache product pages in Redis per region", type="decision", topic="caching")
     assert [ln for ln in k.links(c.id) if ln.metadata.get("reason") == "same_topic"]
+
+
+def test_inference_matches_the_reasoning_to_the_replaced_decision(k: Kenning, clock) -> None:
+    redis = k.remember("Use Redis for the session store", type="decision", topic="sessions")
+    clock.advance(MIN)
+    k.remember("Use signed cookies for the session flag", type="decision", topic="sessions")
+    clock.advance(DAY)
+    new = k.remember("Use DynamoDB for the session store from now on", type="decision",
+                     topic="sessions", reason="Switching to DynamoDB instead of Redis")
+    evo = [ln.to_id for ln in k.links(new.id) if ln.link_type is LinkType.EVOLUTION]
+    assert evo == [redis.id]

@@ -233,7 +233,7 @@ class Kenning:
         embedder_id = self.embedder.id if self.embedder else None
         if self.auto_link:
             links += inferred_evolution(self.store, self.project, prepared, specs, vectors,
-                                        embedder_id, now)
+                                        embedder_id, now, self._embed)
             lineage = frozenset(ln.from_id for ln in links
                                 if ln.link_type is LinkType.EVOLUTION)
             links += auto_link_batch(self.store, self.project, prepared, vectors, embedder_id,

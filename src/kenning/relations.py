@@ -685,6 +685,8 @@ _PATTERNS: tuple[tuple[str, float, re.Pattern[str]], ...] = (
         0.7,
         re.compile(
             r"\b(?:supersedes|superseding|replaces|replacing|instead of|in place of"
+            r"|in favou?r of|phas(?:e|es|ed|ing) out|replac(?:e|ed) \S+ with"
+            r"|mov(?:e|es|ed|ing) away from"
             r"|switch(?:es|ed|ing)? (?:away )?from|migrat(?:es|ed|ing) (?:away )?from)\b"
             r"|대신|대체(?:한|하|했|합|함|됨|된)|교체(?:한|하|했|합|함)",
             re.IGNORECASE,

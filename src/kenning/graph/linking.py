@@ -4,7 +4,7 @@ the store writes in the same transaction as the memories."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -173,10 +173,13 @@ def inferred_evolution(
     vectors: np.ndarray | None,
     embedder_id: str | None,
     now_ms: int,
+    embed: Callable[[list[str]], np.ndarray | None] | None = None,
 ) -> list[Link]:
     """M31: a decision whose text or reasoning says "instead of", "replaces", "improves"... and
     names no target is linked to the earlier decision on its topic it is most similar to (the
-    one it most likely replaces), at lower confidence; not at all when none is similar enough."""
+    one it most likely replaces), at lower confidence; not at all when none is similar enough.
+    The reasoning usually names what is replaced, so its embedding counts as much as the text's.
+    """
     out: list[Link] = []
     for i, (m, spec) in enumerate(zip(memories, specs, strict=True)):
         if m.type is not MemoryType.DECISION or not m.topic or spec.has_evolution:
@@ -186,8 +189,15 @@ def inferred_evolution(
                  if rel in ("supersedes", "refines", "improves")]
         if not found:
             continue
+        queries = None
+        if vectors is not None:
+            queries = [vectors[i]]
+            reason_vec = embed([spec.reason]) if spec.reason and embed else None
+            if reason_vec is not None:
+                queries.append(reason_vec[0])
         target = _likely_predecessor(store, project, memories[:i], m,
-                                     None if vectors is None else vectors[: i + 1], embedder_id)
+                                     None if vectors is None else vectors[:i], queries,
+                                     embedder_id)
         if target is None:
             continue
         rel, conf = found[0]
@@ -201,25 +211,30 @@ def inferred_evolution(
 
 def _likely_predecessor(
     store: Store, project: str, batch_before: Sequence[Memory], m: Memory,
-    vectors: np.ndarray | None, embedder_id: str | None,
+    batch_vectors: np.ndarray | None, queries: Sequence[np.ndarray] | None,
+    embedder_id: str | None,
 ) -> str | None:
-    """The earlier same-topic decision most similar to ``m`` (the newest one without vectors)."""
+    """The earlier same-topic decision most similar to ``m`` (its text or its reasoning,
+    whichever matches better); the newest one when there are no vectors."""
     f = Filters(project=project, types=(MemoryType.DECISION,), topic=m.topic,
                 until=m.created_at + 1)
     in_batch = [(j, b) for j, b in enumerate(batch_before)
                 if b.type is MemoryType.DECISION and b.topic == m.topic]
-    if vectors is None or not embedder_id:
+    if batch_vectors is None or not queries or not embedder_id:
         stored = [x for x in store.list(f, limit=2) if x.id != m.id]
         pool = [b for _, b in in_batch] + stored
         return max(pool, key=lambda x: x.created_at).id if pool else None
-    query = vectors[-1]
-    scored = [(float(query @ vectors[j]), b.id) for j, b in in_batch]
-    scored += [(sim, mid) for mid, sim in store.vector_search(query, embedder_id, f, 10)
-               if mid != m.id]
-    if not scored:
+    best: dict[str, float] = {}
+    for query in queries:
+        for j, b in in_batch:
+            best[b.id] = max(best.get(b.id, -1.0), float(query @ batch_vectors[j]))
+        for mid, sim in store.vector_search(query, embedder_id, f, 10):
+            if mid != m.id:
+                best[mid] = max(best.get(mid, -1.0), sim)
+    if not best:
         return None
-    sim, best = max(scored)
-    return best if sim >= INFER_MIN_SIMILARITY else None
+    target = max(best, key=lambda mid: (best[mid], mid))
+    return target if best[target] >= INFER_MIN_SIMILARITY else None
 
 
 def _node(m: Memory) -> Node:
