@@ -19,17 +19,18 @@ import json
 import os
 import platform
 import random
-import shutil
 import sqlite3
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import benchkit
+from benchkit import log, scratch_dir, working_copy
 
 import kenning
 from kenning import Kenning
@@ -40,7 +41,6 @@ from kenning.store.base import SCHEMA_VERSION
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "results" / "graph.json"
-CACHE_DIR = HERE / "results" / "cache"
 GEN_VERSION = "stories-v3"  # bump when the generator changes: cached stores are rebuilt
 PROJECT = "bench"
 SEED = 20_251_122
@@ -971,41 +971,8 @@ def build_store(path: Path, n: int, embedder: MiniLMEmbedder) -> dict[str, Any]:
 
 def cached_store(n: int, embedder: MiniLMEmbedder, rebuild: bool) -> tuple[Path, dict[str, Any]]:
     """The built store of ``n`` memories from the cache, building it on a miss."""
-    key = cache_key(embedder.id)
-    path = CACHE_DIR / f"graph-{n}-{key}.db"
-    info_path = path.with_suffix(".json")
-    if not rebuild and path.exists() and info_path.exists():
-        info = json.loads(info_path.read_text())
-        if info.get("key") == key and info.get("rows") == n:
-            log(f"store {n:,}: cached ({path.name})")
-            return path, {**info, "cached": True}
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    for stale in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
-        stale.unlink(missing_ok=True)
-    log(f"store {n:,}: building")
-    info = {**build_store(partial, n, embedder), "key": key,
-            "built": datetime.now(UTC).isoformat(timespec="seconds")}
-    partial.replace(path)
-    info_path.write_text(json.dumps(info, indent=1))
-    return path, {**info, "cached": False}
-
-
-@contextlib.contextmanager
-def working_copy(path: Path) -> Iterator[Path]:
-    """A scratch copy of a cached store: nothing a measurement does reaches the cache."""
-    with tempfile.TemporaryDirectory(dir=CACHE_DIR, prefix="work-") as tmp:
-        copy = Path(tmp) / path.name
-        shutil.copyfile(path, copy)
-        yield copy
-
-
-@contextlib.contextmanager
-def scratch_dir() -> Iterator[Path]:
-    """A temporary directory on the same disk as the cache."""
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=CACHE_DIR, prefix="tmp-") as tmp:
-        yield Path(tmp)
+    return benchkit.cached_store("graph", n, cache_key(embedder.id),
+                                 lambda path: build_store(path, n, embedder), rebuild)
 
 
 def bench_consolidate(k: Kenning) -> dict[str, Any]:
@@ -1211,10 +1178,6 @@ def rounded(values: Sequence[float], digits: int = 4) -> list[float]:
     """Raw figures rounded for the JSON file."""
     return [round(v, digits) for v in values]
 
-
-def log(message: str) -> None:
-    """Progress line on stderr."""
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
 def render(title: str, headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
