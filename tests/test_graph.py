@@ -303,3 +303,12 @@ def test_inference_matches_the_reasoning_to_the_replaced_decision(k: Kenning, cl
                      topic="sessions", reason="Switching to DynamoDB instead of Redis")
     evo = [ln.to_id for ln in k.links(new.id) if ln.link_type is LinkType.EVOLUTION]
     assert evo == [redis.id]
+
+
+def test_inference_with_a_single_earlier_decision_needs_no_similarity(k: Kenning, clock) -> None:
+    first = k.remember("Nightly builds run on Jenkins", type="decision", topic="ci_runner")
+    clock.advance(DAY)
+    new = k.remember("GitHub Actions from now on", type="decision", topic="ci_runner",
+                     reason="Replacing the old box, which kept falling over")
+    evo = [ln.to_id for ln in k.links(new.id) if ln.link_type is LinkType.EVOLUTION]
+    assert evo == [first.id]

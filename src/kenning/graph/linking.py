@@ -234,7 +234,9 @@ def _likely_predecessor(
     if not best:
         return None
     target = max(best, key=lambda mid: (best[mid], mid))
-    return target if best[target] >= INFER_MIN_SIMILARITY else None
+    # With one earlier decision on the topic, the cue and the topic already say which: only a
+    # choice between several needs the similarity to be convincing.
+    return target if len(best) == 1 or best[target] >= INFER_MIN_SIMILARITY else None
 
 
 def _node(m: Memory) -> Node:
