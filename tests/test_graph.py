@@ -312,3 +312,12 @@ def test_inference_with_a_single_earlier_decision_needs_no_similarity(k: Kenning
                      reason="Replacing the old box, which kept falling over")
     evo = [ln.to_id for ln in k.links(new.id) if ln.link_type is LinkType.EVOLUTION]
     assert evo == [first.id]
+
+
+def test_same_topic_decisions_link_as_a_chain() -> None:
+    rules = LinkRules()
+    new = node("n", "decision", "auth", 10 * DAY)
+    earlier = [node("d1", "decision", "auth", 9 * DAY, ), node("d2", "decision", "auth", 8 * DAY)]
+    got = [ln for ln in auto_links(new, earlier, [], rules)
+           if ln.metadata["reason"] == "same_topic"]
+    assert [ln.from_id for ln in got] == ["d1"]  # the newest one only

@@ -31,7 +31,9 @@ class LinkRules:
     temporal_top_k: int = 3
     same_topic_window_ms: int = 7 * DAY_MS
     same_topic_confidence: tuple[float, float] = (0.4, 0.7)
-    same_topic_top_k: int = 3
+    # Only the newest related decision on the topic: a chain, not a clique (older ones are
+    # reachable through it, and parallel threads on one topic add far fewer wrong links).
+    same_topic_top_k: int = 1
     # A same-topic decision is only linked when it is about the same thing: parallel stories on
     # one topic otherwise join (MAMA's rule has no such gate; None turns it off).
     same_topic_min_similarity: float | None = 0.5
