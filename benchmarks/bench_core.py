@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import benchkit
-from benchkit import log, scratch_dir, working_copy
+from benchkit import cell, log, render, rounded, scratch_dir, summarize, working_copy
 
 import kenning
 from kenning import Kenning
@@ -463,56 +463,6 @@ def kenning_embedding_texts(notes: Sequence[dict[str, Any]]) -> list[str]:
 
 
 # -- statistics and output ---------------------------------------------------------------------
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """Linear-interpolated percentile ``q`` (0-100) of ``values``."""
-    data = sorted(values)
-    if not data:
-        return float("nan")
-    pos = (len(data) - 1) * q / 100
-    lo = int(pos)
-    hi = min(lo + 1, len(data) - 1)
-    return data[lo] + (data[hi] - data[lo]) * (pos - lo)
-
-
-def summarize(values: Sequence[float]) -> dict[str, float]:
-    """Median, p95, mean, min, max and count of a series."""
-    return {
-        "n": len(values), "median": statistics.median(values), "p95": percentile(values, 95),
-        "mean": statistics.fmean(values), "min": min(values), "max": max(values),
-    }
-
-
-def rounded(values: Sequence[float], digits: int = 4) -> list[float]:
-    """Raw figures rounded for the JSON file."""
-    return [round(v, digits) for v in values]
-
-
-
-def render(title: str, headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A plain-text table: first column left-aligned, the rest right-aligned."""
-    cells = [[str(h) for h in headers], *[[_cell(c) for c in row] for row in rows]]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-
-    def line(row: Sequence[str]) -> str:
-        parts = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:],
-                                                                          strict=True)]
-        return "  ".join(parts).rstrip()
-
-    rule = "-" * len(line(cells[0]))
-    return "\n".join([title, rule, line(cells[0]), rule, *(line(r) for r in cells[1:]), ""])
-
-
-def _cell(value: object) -> str:
-    """Format one table cell."""
-    if isinstance(value, float):
-        if value != value:  # NaN
-            return "-"
-        if abs(value) >= 1000:
-            return f"{value:,.0f}"
-        return f"{value:.3f}" if abs(value) < 0.1 else f"{value:.2f}"
-    return f"{value:,}" if isinstance(value, int) else str(value)
 
 
 def machine_info() -> dict[str, Any]:
@@ -967,7 +917,7 @@ def print_report(result: dict[str, Any]) -> None:
 
 def _runs(values: Sequence[float]) -> str:
     """The individual repetitions, for the last column."""
-    return " ".join(_cell(float(v)) for v in values)
+    return " ".join(cell(float(v)) for v in values)
 
 
 def remember_table(r: dict[str, Any]) -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -59,3 +60,56 @@ def scratch_dir() -> Iterator[Path]:
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=CACHE_DIR, prefix="tmp-") as tmp:
         yield Path(tmp)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Linear-interpolated percentile ``q`` (0-100) of ``values``."""
+    data = sorted(values)
+    if not data:
+        return float("nan")
+    pos = (len(data) - 1) * q / 100
+    lo = int(pos)
+    hi = min(lo + 1, len(data) - 1)
+    return data[lo] + (data[hi] - data[lo]) * (pos - lo)
+
+
+def summarize(values: Sequence[float]) -> dict[str, float]:
+    """Median, p95, mean, min, max and count of a series."""
+    if not values:
+        return {"n": 0, "median": float("nan"), "p95": float("nan")}
+    return {"n": len(values), "median": statistics.median(values),
+            "p95": percentile(values, 95), "mean": statistics.fmean(values),
+            "min": min(values), "max": max(values)}
+
+
+def rounded(values: Sequence[float], digits: int = 4) -> list[float]:
+    """Raw figures rounded for the JSON file."""
+    return [round(v, digits) for v in values]
+
+
+def render(title: str, headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A plain-text table: first column left-aligned, the rest right-aligned."""
+    cells = [[str(h) for h in headers], *[[cell(c) for c in row] for row in rows]]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+
+    def line(row: Sequence[str]) -> str:
+        """One aligned row."""
+        parts = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:],
+                                                                          strict=True)]
+        return "  ".join(parts).rstrip()
+
+    rule = "-" * len(line(cells[0]))
+    return "\n".join([title, rule, line(cells[0]), rule, *(line(r) for r in cells[1:]), ""])
+
+
+def cell(value: object) -> str:
+    """Format one table cell."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if value != value:  # NaN
+            return "-"
+        if abs(value) >= 1000:
+            return f"{value:,.0f}"
+        return f"{value:.3f}" if abs(value) < 0.1 else f"{value:.2f}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
