@@ -14,7 +14,6 @@ import hashlib
 import json
 import multiprocessing as mp
 import os
-import platform
 import queue
 import random
 import shutil
@@ -25,12 +24,11 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import benchkit
-from benchkit import cell, log, render, rounded, scratch_dir, summarize, working_copy
+from benchkit import cell, load_average, log, render, rounded, scratch_dir, summarize, working_copy
 
 import kenning
 from kenning import Kenning
@@ -467,24 +465,7 @@ def kenning_embedding_texts(notes: Sequence[dict[str, Any]]) -> list[str]:
 
 def machine_info() -> dict[str, Any]:
     """Where and with what the benchmark ran."""
-    import numpy
-    import onnxruntime
-
-    return {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "cpu_count": os.cpu_count(), "python": sys.version.split()[0],
-        "platform": platform.platform(), "processor": platform.processor() or platform.machine(),
-        "kenning": kenning.__version__, "schema_version": SCHEMA_VERSION,
-        "sqlite": sqlite3.sqlite_version, "numpy": numpy.__version__,
-        "onnxruntime": onnxruntime.__version__, "data_version": DATA_VERSION,
-    }
-
-
-def load_average() -> list[float]:
-    """1, 5 and 15 minute load averages (empty where the platform has none)."""
-    with contextlib.suppress(OSError, AttributeError):
-        return [round(x, 2) for x in os.getloadavg()]
-    return []
+    return benchkit.machine_info(data_version=DATA_VERSION)
 
 
 # -- stores ------------------------------------------------------------------------------------

@@ -13,11 +13,8 @@ traversal. Every timing is a median over repetitions; the JSON output keeps ever
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import json
-import os
-import platform
 import random
 import sqlite3
 import statistics
@@ -25,12 +22,11 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import benchkit
-from benchkit import log, render, rounded, scratch_dir, summarize, working_copy
+from benchkit import load_average, log, render, rounded, scratch_dir, summarize, working_copy
 
 import kenning
 from kenning import Kenning
@@ -1161,24 +1157,7 @@ def _pct(value: float) -> str:
 
 def machine_info() -> dict[str, Any]:
     """Where and with what the benchmark ran."""
-    import numpy
-    import onnxruntime
-
-    return {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "cpu_count": os.cpu_count(), "python": sys.version.split()[0],
-        "platform": platform.platform(), "processor": platform.processor() or platform.machine(),
-        "kenning": kenning.__version__, "schema_version": SCHEMA_VERSION,
-        "sqlite": sqlite3.sqlite_version, "numpy": numpy.__version__,
-        "onnxruntime": onnxruntime.__version__, "generator": GEN_VERSION,
-    }
-
-
-def load_average() -> list[float]:
-    """1, 5 and 15 minute load averages (empty where the platform has none)."""
-    with contextlib.suppress(OSError, AttributeError):
-        return [round(x, 2) for x in os.getloadavg()]
-    return []
+    return benchkit.machine_info(generator=GEN_VERSION)
 
 
 # -- report ------------------------------------------------------------------------------------

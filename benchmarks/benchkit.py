@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import platform
 import shutil
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -113,3 +116,28 @@ def cell(value: object) -> str:
             return f"{value:,.0f}"
         return f"{value:.3f}" if abs(value) < 0.1 else f"{value:.2f}"
     return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def machine_info(**extra: Any) -> dict[str, Any]:
+    """Where and with what the benchmark ran, plus the script's own data version."""
+    import numpy
+    import onnxruntime
+
+    import kenning
+    from kenning.store.base import SCHEMA_VERSION
+
+    return {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "cpu_count": os.cpu_count(), "python": sys.version.split()[0],
+        "platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+        "kenning": kenning.__version__, "schema_version": SCHEMA_VERSION,
+        "sqlite": sqlite3.sqlite_version, "numpy": numpy.__version__,
+        "onnxruntime": onnxruntime.__version__, **extra,
+    }
+
+
+def load_average() -> list[float]:
+    """1, 5 and 15 minute load averages (empty where the platform has none)."""
+    with contextlib.suppress(OSError, AttributeError):
+        return [round(x, 2) for x in os.getloadavg()]
+    return []
