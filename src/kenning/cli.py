@@ -5,14 +5,28 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 
-from kenning.errors import KenningError, NotFoundError
+from kenning.cliutil import (
+    AgentOpt,
+    DbOpt,
+    JsonOpt,
+    ScopeOpt,
+    SinceOpt,
+    TopicOpt,
+    TypesOpt,
+    UntilOpt,
+    emit,
+    fail,
+    memory_table,
+    open_kenning,
+    register_command_modules,
+    short,
+)
+from kenning.errors import KenningError
 
 app = typer.Typer(
     name="kenning",
@@ -22,120 +36,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
-DbOpt = Annotated[
-    Path | None,
-    typer.Option("--db", envvar="KENNING_DB", help="Store file (default: user data dir)."),
-]
-TypesOpt = Annotated[
-    list[str] | None, typer.Option("--type", "-t", help="Only these types (repeatable).")
-]
-TopicOpt = Annotated[str | None, typer.Option("--topic", help="Only this topic.")]
-SinceOpt = Annotated[str | None, typer.Option("--since", help="ISO date/time or age (7d, 12h).")]
-UntilOpt = Annotated[str | None, typer.Option("--until", help="ISO date/time or age.")]
-ScopeOpt = Annotated[
-    list[str] | None, typer.Option("--scope", help="project, local or user (repeatable).")
-]
-AgentOpt = Annotated[str | None, typer.Option("--agent", help="Only this agent's memories.")]
-
-
-def _fail(message: str, code: int = 1) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
-
-
-@contextmanager
-def _open(db: Path | None) -> Iterator[Any]:
-    from kenning.facade import Kenning
-
-    try:
-        k = Kenning(db)
-    except KenningError as exc:
-        _fail(str(exc))
-    k.on_progress = _progress_printer()
-    try:
-        yield k
-    except NotFoundError as exc:
-        _fail(str(exc).strip("'\""), 3)
-    except KenningError as exc:
-        _fail(str(exc))
-    except (typer.Exit, typer.Abort, KeyboardInterrupt):
-        raise
-    except Exception as exc:  # a bug, not bad input: keep the trace for `kenning doctor`
-        from kenning.errorlog import log_error
-
-        log_error("cli", exc)
-        _fail(f"internal error: {type(exc).__name__}: {exc} (logged; see kenning doctor)")
-    finally:
-        k.close()
-
-
-def _progress_printer() -> Any:
-    """A rich progress bar on stderr for re-indexing (M38); silent when stderr is not a TTY."""
-    state: dict[str, Any] = {}
-
-    def update(done: int, total: int) -> None:
-        if not sys.stderr.isatty():
-            if done == 0 and total:
-                typer.echo(f"re-indexing {total} memories for the current embedder…", err=True)
-            return
-        from rich.progress import Progress
-
-        if "bar" not in state:
-            bar = Progress(transient=True, console=_console(err=True))
-            bar.start()
-            state["bar"], state["task"] = bar, bar.add_task("re-indexing", total=total or 1)
-        state["bar"].update(state["task"], completed=done, total=max(total, 1))
-        if done >= total:
-            state.pop("bar").stop()
-
-    return update
-
-
-def _console(err: bool = False) -> Any:
-    from rich.console import Console
-
-    stream = sys.stderr if err else sys.stdout
-    # Piped output keeps whole rows rather than squeezing into 80 columns.
-    width = None if stream.isatty() else 200
-    return Console(stderr=err, highlight=False, soft_wrap=False, width=width)
-
-
-def _emit(data: Any) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
-
-
-def _short(text: str, width: int = 90) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def _memory_table(memories: list[Any], title: str | None = None, scores: list[float] | None = None
-                  ) -> None:
-    from rich.table import Table
-
-    table = Table(title=title, show_lines=False, header_style="bold")
-    table.add_column("id", no_wrap=True, style="cyan")
-    if scores is not None:
-        table.add_column("score", justify="right")
-    table.add_column("type", no_wrap=True)
-    table.add_column("topic", no_wrap=True, style="magenta")
-    table.add_column("summary")
-    table.add_column("conf", justify="right")
-    table.add_column("created", no_wrap=True, style="dim")
-    for i, m in enumerate(memories):
-        row = [m.id]
-        if scores is not None:
-            row.append(f"{scores[i]:.3f}")
-        outcome = f" [{m.outcome.value}]" if m.outcome else ""
-        row += [
-            m.type.value, m.topic or "", _short(m.summary) + outcome, f"{m.confidence:.2f}",
-            m.created_time.strftime("%Y-%m-%d %H:%M"),
-        ]
-        table.add_row(*row)
-    _console().print(table)
-
 
 @app.command()
 def remember(
@@ -176,16 +76,16 @@ def remember(
         try:
             meta = json.loads(metadata)
         except ValueError as exc:
-            _fail(f"--metadata is not valid JSON: {exc}")
+            fail(f"--metadata is not valid JSON: {exc}")
     links = []
     for item in link or ():
         target, sep, rel = item.partition(":")
         if not sep or not target.strip() or not rel.strip():
-            _fail(f"--link {item!r}: use ID:RELATIONSHIP, e.g. 01KSR4:inspired_by", 2)
+            fail(f"--link {item!r}: use ID:RELATIONSHIP, e.g. 01KSR4:inspired_by", 2)
         links.append({"to_id": target.strip(), "relationship": rel.strip()})
     explicit = {"supersedes": supersedes, "refines": refines, "improves": improves,
                 "implements": implements, "outcome_of": outcome_of}
-    with _open(db) as k:
+    with open_kenning(db) as k:
         m = k.remember(
             text, type=type_, topic=topic, summary=summary, category=category, tags=tag or (),
             source=source, confidence=confidence, scope=scope, agent=agent, metadata=meta,
@@ -193,11 +93,11 @@ def remember(
             **{key: value for key, value in explicit.items() if value},
         )
         if json_:
-            _emit({**m.to_dict(), "created": m.is_new})
+            emit({**m.to_dict(), "created": m.is_new})
         elif m.is_new:
-            typer.echo(f"remembered {m.id}  {m.type.value}  {_short(m.summary, 70)}")
+            typer.echo(f"remembered {m.id}  {m.type.value}  {short(m.summary, 70)}")
         else:
-            typer.echo(f"already remembered as {m.id}  {_short(m.summary, 70)}")
+            typer.echo(f"already remembered as {m.id}  {short(m.summary, 70)}")
 
 
 @app.command()
@@ -218,18 +118,18 @@ def recall(
     db: DbOpt = None,
 ) -> None:
     """Find the memories that matter for a query (keyword + vector, fused and ranked)."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         hits = k.recall(
             query, k=k_, types=type_, topic=topic, since=since, until=until, scope=scope,
             agent=agent, explain=explain, mode=mode, context=context,  # type: ignore[arg-type]
         )
         if json_:
-            _emit({"query": query, "count": len(hits), "hits": [h.to_dict() for h in hits]})
+            emit({"query": query, "count": len(hits), "hits": [h.to_dict() for h in hits]})
             return
         if not hits:
             typer.echo("no memories match")
             return
-        _memory_table([h.memory for h in hits], scores=[h.score for h in hits])
+        memory_table([h.memory for h in hits], scores=[h.score for h in hits])
         if explain:
             for h in hits:
                 p = h.parts or {}
@@ -253,11 +153,11 @@ def show(
     db: DbOpt = None,
 ) -> None:
     """Show one memory in full, with its links."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         m = k.get(memory_id)
         links = k.links(m.id)
         if json_:
-            _emit({**m.to_dict(), "links": [ln.to_dict() for ln in links]})
+            emit({**m.to_dict(), "links": [ln.to_dict() for ln in links]})
             return
         d = m.to_dict()
         width = max(len(key) for key in d)
@@ -292,19 +192,19 @@ def list_(
     db: DbOpt = None,
 ) -> None:
     """List memories of this project, newest first."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         filters = dict(types=type_, topic=topic, since=since, until=until, scope=scope,
                        agent=agent)
         memories = k.list(**filters, limit=limit, offset=offset)
         total = k.count(**filters)
         if json_:
-            _emit({"count": len(memories), "total": total,
+            emit({"count": len(memories), "total": total,
                    "memories": [m.to_dict() for m in memories]})
             return
         if not memories:
             typer.echo("no memories")
             return
-        _memory_table(memories, title=f"{len(memories)} of {total}")
+        memory_table(memories, title=f"{len(memories)} of {total}")
 
 
 @app.command()
@@ -327,14 +227,14 @@ def update(
     }
     fields = {key: value for key, value in given.items() if value is not None}
     if not fields:
-        _fail("nothing to update: give --text, --summary, --topic, --type, --category, --tag "
+        fail("nothing to update: give --text, --summary, --topic, --type, --category, --tag "
               "or --confidence", 2)
-    with _open(db) as k:
+    with open_kenning(db) as k:
         m = k.update(memory_id, **fields)
         if json_:
-            _emit(m.to_dict())
+            emit(m.to_dict())
         else:
-            typer.echo(f"updated {m.id}  {_short(m.summary, 70)}")
+            typer.echo(f"updated {m.id}  {short(m.summary, 70)}")
 
 
 @app.command()
@@ -344,21 +244,21 @@ def forget(
     db: DbOpt = None,
 ) -> None:
     """Delete a memory, its vectors and its links."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         m = k.forget(memory_id)
         if json_:
-            _emit({"forgotten": m.id, "memory": m.to_dict()})
+            emit({"forgotten": m.id, "memory": m.to_dict()})
         else:
-            typer.echo(f"forgot {m.id}  {_short(m.summary, 70)}")
+            typer.echo(f"forgot {m.id}  {short(m.summary, 70)}")
 
 
 @app.command()
 def reindex(json_: JsonOpt = False, db: DbOpt = None) -> None:
     """Embed memories that lack a vector from the current embedder (after a model change)."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         n = k.reindex(progress=k.on_progress)
         if json_:
-            _emit({"embedded": n, "embedder": k.embedder.id if k.embedder else None})
+            emit({"embedded": n, "embedder": k.embedder.id if k.embedder else None})
         else:
             typer.echo(f"embedded {n} memories with {k.embedder.id if k.embedder else '-'}")
 
@@ -372,10 +272,10 @@ def outcome(
     db: DbOpt = None,
 ) -> None:
     """Record how a decision turned out."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         m = k.outcome(memory_id, status, reason)
         if json_:
-            _emit(m.to_dict())
+            emit(m.to_dict())
         else:
             why = f": {m.outcome_reason}" if m.outcome_reason else ""
             typer.echo(f"{m.id} {m.outcome.value if m.outcome else '-'}{why}")
@@ -393,10 +293,10 @@ def link(
     db: DbOpt = None,
 ) -> None:
     """Link two memories with any relationship words."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         ln = k.link(from_id, to_id, rel, reason=reason, confidence=confidence)
         if json_:
-            _emit(ln.to_dict())
+            emit(ln.to_dict())
         else:
             canonical = ln.metadata.get("canonical")
             also = f" (as {canonical})" if canonical and canonical != ln.relationship else ""
@@ -411,14 +311,14 @@ def unlink(
     db: DbOpt = None,
 ) -> None:
     """Delete one link."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         gone = k.unlink(link_id)
         if json_:
-            _emit({"deleted": gone, "link_id": link_id})
+            emit({"deleted": gone, "link_id": link_id})
         elif gone:
             typer.echo(f"deleted link {link_id}")
         else:
-            _fail(f"no link with id {link_id!r}", 3)
+            fail(f"no link with id {link_id!r}", 3)
 
 
 @app.command()
@@ -428,10 +328,10 @@ def why(
     db: DbOpt = None,
 ) -> None:
     """Why did we decide X? The topic's decisions, newest first, with outcomes."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         chain = k.why(topic)
         if json_:
-            _emit({"topic": topic, "chain": [e.to_dict() for e in chain]})
+            emit({"topic": topic, "chain": [e.to_dict() for e in chain]})
             return
         if not chain:
             typer.echo(f"no decisions on {topic!r}")
@@ -459,7 +359,7 @@ def impact(
     db: DbOpt = None,
 ) -> None:
     """What happened after X? Implementations, outcomes and later decisions."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         found = k.impact(memory_id, window=window, depth=depth)
         _print_reached(found, json_, "nothing followed")
 
@@ -472,13 +372,13 @@ def related(
     db: DbOpt = None,
 ) -> None:
     """Memories linked to this one, most confidently connected first."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         _print_reached(k.related(memory_id, depth=depth), json_, "no linked memories")
 
 
 def _print_reached(found: list[Any], json_: bool, empty: str) -> None:
     if json_:
-        _emit({"count": len(found), "memories": [
+        emit({"count": len(found), "memories": [
             {"depth": r.depth, "confidence": round(r.confidence, 4),
              "via": r.via.relationship if r.via else None, "memory": m.to_dict()}
             for m, r in found]})
@@ -488,7 +388,7 @@ def _print_reached(found: list[Any], json_: bool, empty: str) -> None:
     for m, r in found:
         via = r.via.relationship if r.via else "-"
         typer.echo(f"{'  ' * (r.depth - 1)}{m.id}  {m.type.value:<10} via {via:<12} "
-                   f"{r.confidence:.2f}  {_short(m.summary, 70)}")
+                   f"{r.confidence:.2f}  {short(m.summary, 70)}")
 
 
 graph_app = typer.Typer(help="The memory graph: stats, communities, top, health.",
@@ -499,10 +399,10 @@ app.add_typer(graph_app, name="graph")
 @graph_app.command("stats")
 def graph_stats(json_: JsonOpt = False, db: DbOpt = None) -> None:
     """Links by core type, edge kind and creator."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         s = k.graph_stats()
         if json_:
-            _emit(s)
+            emit(s)
             return
         for key, value in s.items():
             if isinstance(value, dict):
@@ -513,10 +413,10 @@ def graph_stats(json_: JsonOpt = False, db: DbOpt = None) -> None:
 @graph_app.command("consolidate")
 def graph_consolidate(json_: JsonOpt = False, db: DbOpt = None) -> None:
     """Recompute PageRank and communities, add co-access links, prune weak links."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         r = k.consolidate()
         if json_:
-            _emit(r)
+            emit(r)
             return
         typer.echo(f"{r['memories']} memories, {r['links']} links, {r['communities']} "
                    f"communities; {r['co_accessed_links']} co-access links, {r['pruned_links']} "
@@ -529,26 +429,26 @@ def graph_top(
     json_: JsonOpt = False, db: DbOpt = None,
 ) -> None:
     """The most central memories (PageRank; run graph consolidate first)."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         top = k.top(k_)
         if json_:
-            _emit({"count": len(top), "top": [
+            emit({"count": len(top), "top": [
                 {"pagerank": round(pr, 4), "community": c, "memory": m.to_dict()}
                 for m, pr, c in top]})
             return
         if not top:
             typer.echo("no graph scores yet: run kenning graph consolidate")
         for m, pr, c in top:
-            typer.echo(f"{pr:.3f}  c{c:<4} {m.id}  {m.type.value:<10} {_short(m.summary, 70)}")
+            typer.echo(f"{pr:.3f}  c{c:<4} {m.id}  {m.type.value:<10} {short(m.summary, 70)}")
 
 
 @graph_app.command("communities")
 def graph_communities(json_: JsonOpt = False, db: DbOpt = None) -> None:
     """Communities of memories (label propagation), largest first."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         comms = k.communities()
         if json_:
-            _emit({"count": len(comms), "communities": comms})
+            emit({"count": len(comms), "communities": comms})
             return
         if not comms:
             typer.echo("no graph scores yet: run kenning graph consolidate")
@@ -556,16 +456,16 @@ def graph_communities(json_: JsonOpt = False, db: DbOpt = None) -> None:
             topics = ", ".join(c["topics"]) or "-"
             typer.echo(f"c{c['community']:<4} {c['size']:>5} memories  topics: {topics}")
             for m in c["central"]:
-                typer.echo(f"        {m['id']}  {_short(m['summary'], 70)}")
+                typer.echo(f"        {m['id']}  {short(m['summary'], 70)}")
 
 
 @graph_app.command("health")
 def graph_health_cmd(json_: JsonOpt = False, db: DbOpt = None) -> None:
     """Connectivity, isolated memories, orphaned relationships and what to do about them."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         h = k.health()
         if json_:
-            _emit(h)
+            emit(h)
             return
         for key, value in h.items():
             if key == "recommendations":
@@ -585,10 +485,10 @@ def graph_links(
     json_: JsonOpt = False, db: DbOpt = None,
 ) -> None:
     """Links said with these words or their synonyms, in any language."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         found = k.links_by_relationship(rel)
         if json_:
-            _emit({"count": len(found), "links": [ln.to_dict() for ln in found]})
+            emit({"count": len(found), "links": [ln.to_dict() for ln in found]})
             return
         if not found:
             typer.echo(f"no links like {rel!r}")
@@ -603,10 +503,10 @@ def graph_merge(
     json_: JsonOpt = False, db: DbOpt = None,
 ) -> None:
     """Merge one relationship word into another (a health recommendation)."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         n = k.merge_relationship(word, into)
         if json_:
-            _emit({"merged": n, "from": word, "into": into})
+            emit({"merged": n, "from": word, "into": into})
         else:
             typer.echo(f"moved {n} links from {word!r} to {into!r}")
 
@@ -614,10 +514,10 @@ def graph_merge(
 @app.command()
 def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
     """Store path, schema version, embedder, counts and the last internal errors."""
-    with _open(db) as k:
+    with open_kenning(db) as k:
         s = k.status()
         if json_:
-            _emit(s)
+            emit(s)
             return
         emb = s["embedder"]
         emb_line = (
@@ -659,9 +559,12 @@ def demo(
     try:
         report = run_demo(db, echo=None if json_ else typer.echo)
     except KenningError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if json_:
-        _emit(report)
+        emit(report)
+
+
+register_command_modules(app)
 
 
 def main(argv: list[str] | None = None) -> int:

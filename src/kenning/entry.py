@@ -1,0 +1,22 @@
+"""The ``kenning`` console script. ``kenning hook <event>`` goes straight to the lean hook runner
+(no typer, no facade imports: hooks must answer within a few milliseconds of interpreter start);
+every other command goes to the typer CLI."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> int:
+    argv = sys.argv[1:]
+    if argv[:1] == ["hook"]:
+        from kenning.hooks.runner import run_hook
+
+        return run_hook(argv[1:])
+    from kenning.cli import main as cli_main
+
+    return cli_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
