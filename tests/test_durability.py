@@ -71,7 +71,10 @@ def test_secrets_never_reach_the_database_file(tmp_path: Path, embedder) -> None
                        metadata={"context": text, "password": "hunter2-fake-pass"})
         k.update(k.list(limit=1)[0].id, text="rotated: " + SECRET_SAMPLES[0][0])
         assert k.status()["redactions"] >= len(SECRET_SAMPLES)
-    raw = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("secrets.db"))
+        k.build_prompt_index()
+    # The store, its WAL and everything beside it (the hooks' journal, the prompt index).
+    raw = b"".join(p.read_bytes() for p in tmp_path.rglob("*")
+                   if p.is_file() and p.relative_to(tmp_path).parts[0].startswith("secrets.db"))
     leaked = [secret for _, secret in SECRET_SAMPLES if secret.encode() in raw]
     assert leaked == []
     assert b"hunter2-fake-pass" not in raw

@@ -23,18 +23,24 @@ from kenning.models import (
     Scope,
 )
 from kenning.store.base import SCHEMA_VERSION, Store
+from kenning.store.postgres import PostgresStore
 from kenning.store.sqlite import SQLiteStore
 from kenning.text import content_hash
+from tests import pg_fixtures
 
+pg_server, pg_dsn = pg_fixtures.pg_server, pg_fixtures.pg_dsn  # a real server per session
 T0 = 1_780_000_000_000
-ENGINES: dict[str, Callable[[Path], Store]] = {
+# Each engine opens a store from what its fixture gives: a tmp dir or a fresh schema's DSN.
+ENGINES: dict[str, Callable[[Any], Store]] = {
     "sqlite": lambda tmp: SQLiteStore(tmp / "contract.db"),
+    "postgresql": lambda dsn: PostgresStore(dsn),
 }
 
 
 @pytest.fixture(params=sorted(ENGINES))
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    s = ENGINES[request.param](tmp_path)
+    target = request.getfixturevalue("pg_dsn") if request.param == "postgresql" else tmp_path
+    s = ENGINES[request.param](target)
     yield s
     s.close()
 
@@ -360,3 +366,48 @@ def test_batch_vector_queries(store: Store) -> None:
     assert [r[0][0] for r in res] == [b.id, a.id]
     got = store.vectors_of([a.id, "missing"], "e1")
     assert list(got) == [a.id] and np.allclose(got[a.id], unit(1))
+
+
+def test_record_access_applies_the_learning_rule(store: Store) -> None:
+    from kenning import learning
+
+    a = mem("a", confidence=0.8)
+    store.insert([a], None, None)
+    later = T0 + 10 * learning.HOUR_MS
+    store.record_access([a.id], later)
+    got = store.get_many([a.id])[a.id]
+    assert got.confidence == pytest.approx(learning.accessed(0.8, T0, later))  # 0.75 + 0.03
+    store.record_access([a.id, a.id], later)  # twice in one call: two boosts, no decay between
+    assert store.get_many([a.id])[a.id].confidence == pytest.approx(0.78 + 0.06)
+    history = store.confidence_history(a.id)
+    assert [(at, reason) for at, _, reason in history] == [(later, "accessed")] * 2
+    assert history[-1][1] == pytest.approx(0.84)
+
+
+def test_adjust_confidence_decays_first_and_clamps(store: Store) -> None:
+    from kenning import learning
+
+    a, b = mem("a", confidence=0.5), mem("b", at=T0 + 1, confidence=0.98)
+    store.insert([a, b], None, None)
+    at = T0 + 20 * learning.HOUR_MS
+    got = store.adjust_confidence([(a.id, -0.05, "failed run"), (b.id, 0.5, "passed"),
+                                   ("01UNKNOWNUNKNOWNUNKNOWN000", 0.1, "x")], at)
+    assert got[a.id] == pytest.approx(0.5 - 0.1 - 0.05)
+    assert set(got) == {a.id, b.id} and got[b.id] == pytest.approx(1.0)
+    stored = store.get_many([a.id])[a.id]
+    assert stored.updated_at == at and stored.confidence == pytest.approx(0.35)
+    assert store.confidence_history(a.id) == [(at, pytest.approx(0.35), "failed run")]
+
+
+def test_session_events_are_idempotent_and_filtered(store: Store) -> None:
+    from kenning.models import SessionEvent
+
+    events = [SessionEvent("e1", "s1", "p", T0, "injected", {"memories": [{"id": "x"}]}),
+              SessionEvent("e2", "s1", "p", T0 + 1, "tool", {"ok": False}),
+              SessionEvent("e3", "s2", "q", T0 + 2, "tool", {"ok": True})]
+    assert store.add_session_events(events) == ["e1", "e2", "e3"]
+    assert store.add_session_events(events[:2]) == []
+    assert [e.id for e in store.session_events(session_id="s1")] == ["e1", "e2"]
+    assert [e.id for e in store.session_events(kinds=["tool"], newest_first=True)] == ["e3", "e2"]
+    assert [e.id for e in store.session_events(project="q")] == ["e3"]
+    assert store.session_events(session_id="s1", limit=1)[0].data == {"memories": [{"id": "x"}]}

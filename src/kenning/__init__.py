@@ -1,7 +1,5 @@
 """Kenning: local-first, self-learning memory for AI coding agents."""
 
-from __future__ import annotations
-
 # typing is not imported: it costs a hook process several milliseconds.
 TYPE_CHECKING = False
 

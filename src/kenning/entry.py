@@ -10,9 +10,9 @@ import sys
 def main() -> int:
     argv = sys.argv[1:]
     if argv[:1] == ["hook"]:
-        from kenning.hooks.runner import run_hook
+        from kenning.hooks.run import main as hook_main
 
-        return run_hook(argv[1:])
+        return hook_main(argv[1:])
     from kenning.cli import main as cli_main
 
     return cli_main(argv)

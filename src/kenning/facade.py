@@ -9,9 +9,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from kenning import learning
 from kenning import validation as v
 from kenning.embed import MINILM_ID, Embedder, default_embedder
 from kenning.errors import NotFoundError, ValidationError
+from kenning.filelock import DirLock
 from kenning.graph.linking import (
     EXPLICIT_CONFIDENCE,
     EXPLICIT_PARAMS,
@@ -45,10 +47,18 @@ from kenning.models import (
     MemoryType,
     OutcomeStatus,
     Scope,
+    SessionEvent,
     iso,
 )
 from kenning.paths import current_project, default_db_path
-from kenning.ranking import RankWeights, contenders, final_scores, fuse, intent_types
+from kenning.ranking import (
+    RankWeights,
+    contenders,
+    final_scores,
+    fuse,
+    intent_types,
+    recency,
+)
 from kenning.redact import redact, redact_obj
 from kenning.relations import (
     RelationshipResolver,
@@ -56,12 +66,18 @@ from kenning.relations import (
     promotion_candidates,
     table_lookup,
 )
+from kenning.sessions import Trajectory, trajectories
 from kenning.store.base import Store
 from kenning.text import content_hash, embedding_text, make_summary
 from kenning.times import now_ms, to_ms
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
+
+    from kenning.automemory.bridge import Target
+    from kenning.automemory.options import AutoMemoryOptions
 
 Mode = Literal["hybrid", "keyword", "vector"]
 Progress = Callable[[int, int], None]
@@ -93,9 +109,9 @@ class Kenning:
         relations: RelationshipResolver | None = None,
     ) -> None:
         if store is None:
-            from kenning.store.sqlite import SQLiteStore
+            from kenning.store.engines import open_store
 
-            store = SQLiteStore(path if path is not None else default_db_path())
+            store = open_store(path if path is not None else default_db_path())
         self.store: Store = store
         self.project = project if project is not None else current_project()
         self.embedder: Embedder | None = (
@@ -320,18 +336,23 @@ class Kenning:
         if not changes:
             return current
         changes["updated_at"] = self.clock()
+        # Moving updated_at restarts decay from here: store the confidence as of now.
+        changes.setdefault("confidence", current.confidence)
         vector = None
         if {"content", "summary", "topic"} & changes.keys() and self.embedder is not None:
             merged = replace(current, **{k: changes[k] for k in ("content", "summary", "topic")
                                          if k in changes})
             vector = self._embed([embedding_text(merged.topic, merged.summary, merged.content)])
-        return self.store.update(
+        updated = self.store.update(
             current.id,
             changes,
             None if vector is None else vector[0],
             self.embedder.id if self.embedder else None,
             redactions,
         )
+        if "confidence" in fields:
+            self.store.adjust_confidence([(updated.id, 0.0, "set")], changes["updated_at"])
+        return updated
 
     def outcome(
         self, memory_id: str, status: OutcomeStatus | str, reason: str | None = None
@@ -354,11 +375,11 @@ class Kenning:
         key = memory_id.strip().upper()
         found = self.store.get_many([key]).get(key)
         if found is not None:
-            return found
+            return self._live(found)
         if not looks_like_id(key) and len(key) >= 6:
             matches = self.store.resolve_prefix(key, limit=2)
             if len(matches) == 1:
-                return self.store.get_many(matches)[matches[0]]
+                return self._live(self.store.get_many(matches)[matches[0]])
             if len(matches) > 1:
                 raise ValidationError(f"id prefix {memory_id!r} is ambiguous; give more of it")
         raise NotFoundError(f"no memory with id {memory_id!r}")
@@ -407,7 +428,9 @@ class Kenning:
         )
         if limit is not None:
             v.positive_int(limit, "limit", 100_000)
-        return self.store.list(f, limit=limit, offset=offset, newest_first=newest_first)
+        now = self.clock()
+        return [self._live(m, now) for m in
+                self.store.list(f, limit=limit, offset=offset, newest_first=newest_first)]
 
     def count(
         self,
@@ -476,7 +499,8 @@ class Kenning:
         use_graph = self.store.get_meta("graph_computed_at") is not None
         head = contenders(fused, k, self.weights, graph=use_graph, context=near is not None)
         fused = {mid: fused[mid] for mid in head}
-        memories = self.store.get_many(head)
+        now = self.clock()
+        memories = {mid: self._live(m, now) for mid, m in self.store.get_many(head).items()}
         pagerank = None
         if use_graph:
             pagerank = {mid: pr for mid, (pr, _) in self.store.graph_scores(head).items()}
@@ -485,13 +509,251 @@ class Kenning:
                                                     direction="in")
             if ln.metadata.get("canonical", ln.relationship) == "supersedes"
         )
-        now = self.clock()
         ranked = final_scores(fused, memories, now, self.weights, intent_types(query),
                               pagerank=pagerank, context=near, superseded=superseded)[:k]
         hits = [Hit(memories[m], score, parts if explain else None) for m, score, parts in ranked]
         if track and hits:
             self.store.record_access([h.memory.id for h in hits], now)
         return hits
+
+    # -- learning and sessions (ADR-049, ADR-050) ----------------------------------------------
+
+    def _live(self, m: Memory, now: int | None = None) -> Memory:
+        """``m`` with its confidence as of now: stored values decay from their last touch."""
+        conf = learning.decayed(
+            m.confidence, learning.anchor_ms(m.created_at, m.updated_at, m.last_accessed_at),
+            self.clock() if now is None else now,
+        )
+        return m if conf == m.confidence else replace(m, confidence=conf)
+
+    def feedback(self, memory_id: str, delta: float, reason: str) -> Memory:
+        """Raise or lower a memory's confidence by ``delta`` (after decay) for ``reason``."""
+        if not isinstance(delta, int | float) or not -1.0 <= delta <= 1.0:
+            raise ValidationError("delta must be a number between -1 and 1")
+        memory = self.get(memory_id)
+        self.store.adjust_confidence([(memory.id, float(delta), v.source(reason) or "feedback")],
+                                     self.clock())
+        return self.get(memory.id)
+
+    def confidence_history(self, memory_id: str, limit: int = 200) -> list[dict[str, Any]]:
+        """How a memory's confidence changed and why, oldest first (``at`` is ISO time)."""
+        memory = self.get(memory_id)
+        return [{"at": iso(at), "at_ms": at, "confidence": round(c, 4), "reason": r}
+                for at, c, r in self.store.confidence_history(memory.id, limit)]
+
+    def journal_dir(self) -> str:
+        """Where hooks append this store's session events (beside a SQLite file)."""
+        from kenning.hooks.locate import journal_dir
+
+        return journal_dir(self.store.location)
+
+    def record_events(self, events: Sequence[SessionEvent | Mapping[str, Any]]) -> list[str]:
+        """Store session events; injections among the new ones count as accesses of the
+        injected memories (+0.03 confidence each). Returns the ids that were new."""
+        parsed = [e if isinstance(e, SessionEvent) else SessionEvent(
+            id=str(e["id"]), session_id=str(e.get("session_id") or ""),
+            project=str(e.get("project") or self._project_of(e.get("cwd"))),
+            at_ms=int(e["at_ms"]), kind=str(e["kind"]), data=dict(e.get("data") or {}),
+        ) for e in events]
+        new = set(self.store.add_session_events(parsed))
+        for e in parsed:
+            if e.id in new and e.kind == "injected":
+                ids = [str(m["id"]) for m in e.data.get("memories", []) if m.get("id")]
+                known = self.store.get_many(ids)
+                self.store.record_access([i for i in ids if i in known], e.at_ms)
+        return [e.id for e in parsed if e.id in new]
+
+    def _project_of(self, cwd: object) -> str:
+        """The project a hook event's working directory belongs to (this one's if unknown)."""
+        if os.environ.get("KENNING_PROJECT") or not isinstance(cwd, str) or not cwd:
+            return self.project
+        from kenning.paths import project_key, project_root
+
+        return project_key(project_root(cwd))
+
+    def ingest_journal(self) -> dict[str, int]:
+        """Move what hooks appended to the journal into the store (idempotent; a journal that
+        could not be ingested stays for the next healthy run). Pending memories hooks could not
+        store are remembered now."""
+        from kenning.hooks import journal
+
+        directory = self.journal_dir()
+        counts = {"files": 0, "events": 0, "new": 0, "unreadable": 0, "remembered": 0,
+                  "findings": 0}
+        lock = DirLock(directory)
+        if not lock.acquire():
+            return counts
+        try:
+            for path in journal.claim(directory):
+                events, bad = journal.read(path)
+                counts["files"] += 1
+                counts["events"] += len(events)
+                counts["unreadable"] += bad
+                pending = [e for e in events if e["kind"] == "remember"]
+                new = set(self.record_events([e for e in events if e["kind"] != "remember"]))
+                counts["new"] += len(new)
+                for e in events:  # a subagent's final report is a finding of that agent
+                    data = e.get("data") or {}
+                    if e["kind"] == "subagent" and e["id"] in new and data.get("report"):
+                        self.record_subagent_stop({**data, "last_assistant_message":
+                                                   data["report"]})
+                        counts["findings"] += 1
+                for e in pending:
+                    fields = dict(e.get("data") or {})
+                    text = fields.pop("text", None)
+                    if isinstance(text, str) and text.strip():
+                        self.remember(text, **fields)
+                        counts["remembered"] += 1
+                os.unlink(path)
+        finally:
+            lock.release()
+        return counts
+
+    def session_trajectories(self, session_id: str) -> dict[str, Trajectory]:
+        """Each memory's trajectory in a session: begun when recorded or injected, with the
+        injections and tool outcomes that followed."""
+        events = self.store.session_events(session_id=session_id, limit=100_000)
+        if not events:
+            return {}
+        start, end = events[0].at_ms, events[-1].at_ms
+        recorded = [(m.id, m.created_at) for m in self.store.list(
+            Filters(project=self.project, since=start, until=end + 1), limit=500)]
+        return trajectories(events, recorded)
+
+    def learn_from_session(self, session_id: str) -> dict[str, Any]:
+        """Complete and judge a session's trajectories once: a failing command after a memory
+        was injected lowers it, a passing test raises it (``kenning.learning.judge``)."""
+        now = self.clock()
+        trajs = self.session_trajectories(session_id)
+        judged: list[dict[str, Any]] = []
+        marks = [SessionEvent(f"judged:{session_id}:{mid}", session_id, self.project, now,
+                              "judged", {"memory_id": mid}) for mid in trajs]
+        fresh = set(self.store.add_session_events(marks))
+        changes = []
+        for mid, t in trajs.items():
+            if f"judged:{session_id}:{mid}" not in fresh:
+                continue
+            delta, reason = t.verdict()
+            if not t.used():
+                delta, reason = 0.0, "recorded in this session, not yet put to use"
+            judged.append({"memory_id": mid, "delta": delta, "reason": reason,
+                           "steps": len(t.steps), "begun_by": t.begun_by})
+            if delta:
+                changes.append((mid, delta, f"session {session_id[:8]}: {reason}"))
+        applied = self.store.adjust_confidence(changes, now) if changes else {}
+        return {"session_id": session_id, "trajectories": len(trajs), "judged": judged,
+                "adjusted": applied}
+
+    def injections(self, limit: int = 50) -> list[dict[str, Any]]:
+        """What the prompt hook put in front of the model recently, and why, newest first."""
+        events = self.store.session_events(kinds=["injected"], project=self.project,
+                                           limit=v.positive_int(limit, "limit", 10_000),
+                                           newest_first=True)
+        ids = {str(m["id"]) for e in events for m in e.data.get("memories", [])}
+        known = self.store.get_many(sorted(ids))
+        out = []
+        for e in events:
+            shown = []
+            for m in e.data.get("memories", []):
+                mem = known.get(str(m["id"]))
+                shown.append({"id": m["id"], "summary": mem.summary if mem else "(forgotten)",
+                              "type": mem.type.value if mem else None,
+                              "score": m.get("score"), "parts": m.get("parts", {})})
+            out.append({"at": iso(e.at_ms), "event": "UserPromptSubmit",
+                        "session_id": e.session_id,
+                        "prompt": "matched: " + ", ".join(e.data.get("matched", [])),
+                        "matched": e.data.get("matched", []), "memories": shown})
+        return out
+
+    def briefing(self, k: int = 5, max_chars: int = 2400) -> str:
+        """A short session-start briefing: the latest checkpoint, then the project's most
+        central and trusted memories (PageRank, confidence), as markdown with ids."""
+        k = v.positive_int(k, "k", 100)
+        lines: list[str] = []
+        checkpoint = self.store.list(Filters(project=self.project,
+                                             types=(MemoryType.CHECKPOINT,)), limit=1)
+        if checkpoint:
+            c = checkpoint[0]
+            lines.append(f"Last checkpoint ({iso(c.created_at)[:16]}): {c.summary} (id {c.id})")
+        scores = self.store.graph_scores()
+        pool = self.store.list(Filters(project=self.project), limit=2000)
+        now = self.clock()
+        chosen = sorted(
+            (self._live(m, now) for m in pool if m.type is not MemoryType.CHECKPOINT),
+            key=lambda m: -(m.confidence + 2.0 * scores.get(m.id, (0.0, 0))[0]
+                            + 0.2 * recency(m.created_at, now)),
+        )[:k]
+        if chosen:
+            lines.append("Key memories for this project:")
+            lines += [f"- [{m.type.value}] {m.summary} (id {m.id})" for m in chosen]
+        text = ""
+        for line in lines:
+            if len(text) + len(line) + 1 > max_chars:
+                break
+            text += line + "\n"
+        if not text:
+            return ""
+        return "Kenning memory briefing (details: kenning MCP tools `get`, `why`):\n" + text
+
+    def checkpoint(self, session_id: str, note: str | None = None) -> Memory:
+        """Save where a session stands (before compaction): prompts, files edited, commands and
+        their outcomes so far, plus ``note``."""
+        events = self.store.session_events(session_id=session_id, limit=100_000)
+        files = list(dict.fromkeys(str(e.data["file"]) for e in events
+                                   if e.kind == "tool" and e.data.get("file")))
+        commands = [e.data for e in events if e.kind == "tool" and e.data.get("cmd")]
+        failed = [str(c["cmd"]) for c in commands if not c.get("ok")]
+        parts = [f"Session {session_id[:8]} checkpoint"
+                 + (f": {note.strip()}" if note and note.strip() else "")]
+        if files:
+            parts.append("Files edited: " + ", ".join(files[-20:]))
+        if commands:
+            parts.append(f"Commands run: {len(commands)}"
+                         + (f" ({len(failed)} failed: {', '.join(failed[-5:])})" if failed else ""))
+        injected = {str(m["id"]) for e in events if e.kind == "injected"
+                    for m in e.data.get("memories", [])}
+        if injected:
+            parts.append(f"Memories used: {len(injected)}")
+        return self.remember("\n".join(parts), type="checkpoint", source=f"session:{session_id}",
+                             metadata={"session_id": session_id, "files": files[-50:]})
+
+    def build_prompt_index(self, *, force: bool = True) -> dict[str, Any]:
+        """Write the prompt index the per-prompt hook reads (``kenning.promptindex``): every
+        memory with its PageRank and supersession, as of now. Atomic; without ``force``, a
+        SQLite store's index that is still current is kept."""
+        from pathlib import Path
+
+        from kenning import promptindex
+        from kenning.files import atomic_write_bytes
+        from kenning.hooks.pindex import index_path, load
+
+        t0 = time.perf_counter()
+        location = self.store.location
+        path = Path(index_path(self.journal_dir()))
+        if not force and "://" not in location and load(str(path), location) is not None:
+            return {"path": str(path), "fresh": True}
+        from kenning.hooks.locate import read_version, version_file
+
+        # Read before the data: a write landing meanwhile leaves the index marked stale.
+        version = read_version(version_file(location)) if "://" not in location else bytes(16)
+        memories = self.store.list(Filters(), limit=None, newest_first=False)
+        scores = self.store.graph_scores()
+        evolution = [r for r in self.store.link_rows() if r[2] == LinkType.EVOLUTION.value]
+        canonical = {w: self.store.relationship_canonical(w) or w
+                     for w in {r[5] for r in evolution}}
+        superseded = {r[1] for r in evolution if canonical[r[5]] == "supersedes"}
+        data = promptindex.build(
+            (promptindex.Entry(
+                id=m.id, project=m.project, scope=m.scope.value, type=m.type.value,
+                topic=m.topic, summary=m.summary, content=m.content, tags=m.tags,
+                outcome=m.outcome.value if m.outcome else None, confidence=m.confidence,
+                pagerank=scores.get(m.id, (0.0, 0))[0], created_at=m.created_at,
+                updated_at=m.updated_at, last_accessed_at=m.last_accessed_at,
+                superseded=m.id in superseded) for m in memories),
+            version, self.clock())
+        atomic_write_bytes(path, data, mode=0o600)
+        return {"path": str(path), "memories": len(memories), "bytes": len(data),
+                "ms": round((time.perf_counter() - t0) * 1000, 1)}
 
     # -- links ---------------------------------------------------------------------------------
 
@@ -610,6 +872,13 @@ class Kenning:
     def consolidate(self) -> dict[str, Any]:
         """Maintain the graph: co-accessed links from recall statistics, prune weak automatic
         links, then PageRank and communities, stored for recall and hooks to read."""
+        exclusive = getattr(self.store, "exclusive", None)
+        if exclusive is None:
+            return self._consolidate_now()
+        with exclusive("consolidate"):  # a shared server: one consolidation at a time
+            return self._consolidate_now()
+
+    def _consolidate_now(self) -> dict[str, Any]:
         from kenning.graph.decay import decayed_confidence
         from kenning.graph.structure import build as build_graph
         from kenning.graph.structure import ranking_structure
@@ -816,7 +1085,8 @@ class Kenning:
             except EmbedderUnavailable as exc:
                 reason = str(exc)
             emb = {"id": None, "available": False, "reason": reason,
-                   "fallback": "keyword recall (FTS5 BM25)"}
+                   "fallback": "keyword recall (FTS5 BM25)" if self.store.engine == "sqlite"
+                   else "keyword recall (tsvector ts_rank)"}
         missing = (
             self.store.count_missing_vectors(self.embedder.id)
             if self.embedder is not None else None
@@ -838,4 +1108,448 @@ class Kenning:
             "error_log": str(log_path()),
             "recent_errors": recent_errors(5),
             "default_model": MINILM_ID,
+            **({"postgres": stats["postgres"]} if "postgres" in stats else {}),
         }
+
+    # -- dashboard -----------------------------------------------------------------------------
+
+    def downvote_link(self, link_id: str, step: float = 0.2) -> Link:
+        """A user's "this link is wrong-ish": lower its confidence by ``step`` (not below 0) and
+        count the down-vote in its metadata, so decay and pruning can finish the job."""
+        if not isinstance(link_id, str) or not link_id.strip():
+            raise ValidationError("link id is empty")
+        step = v.confidence(step)
+        current = self.store.update_link(link_id.strip())
+        meta = {**current.metadata, "downvotes": int(current.metadata.get("downvotes", 0)) + 1}
+        return self.store.update_link(current.id, confidence=max(0.0, current.confidence - step),
+                                      metadata=meta)
+
+    def links_with_word(self, relationship: str) -> list[Link]:
+        """Links said with exactly these relationship words (no synonym expansion), oldest
+        first: what a health recommendation about one word is about."""
+        word = normalise_word(relationship) if isinstance(relationship, str) else ""
+        if not word:
+            raise ValidationError("relationship is empty")
+        return self.store.links_with_relationships([word])
+
+    def topics(self, limit: int = 500) -> list[dict[str, Any]]:
+        """Topics of this project's memories, most used first, with how many are decisions."""
+        v.positive_int(limit, "limit", 100_000)
+        counts: dict[str, list[int]] = {}
+        for _mid, mtype, topic, _created, _conf in self.store.node_rows(
+                Filters(project=self.project)):
+            if topic:
+                row = counts.setdefault(topic, [0, 0])
+                row[0] += 1
+                row[1] += mtype == MemoryType.DECISION.value
+        ordered = sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
+        return [{"topic": t, "memories": c, "decisions": d} for t, (c, d) in ordered]
+
+    # -- Claude Code auto memory (ADR-048) and agent memory scopes (ADR-049) -------------------
+
+    def _memory_target(self, project_root: Path | None, scope: str | None) -> Target:
+        from kenning.automemory import paths as amp
+        from kenning.automemory.bridge import Target
+
+        if scope is None:
+            return Target(amp.auto_memory_dir(project_root), None, None)
+        kind, agent = amp.parse_scope(scope)
+        return Target(amp.agent_memory_dir(kind, agent, project_root), kind, agent)
+
+    @staticmethod
+    def _auto_options(options: AutoMemoryOptions | None) -> AutoMemoryOptions:
+        from kenning.automemory.options import AutoMemoryOptions
+
+        return options if options is not None else AutoMemoryOptions()
+
+    def auto_memory_dir(self, project_root: Path | None = None) -> Path:
+        """Claude Code's auto memory directory for the project (git root's real path, keyed as
+        the client keys it, under ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``)."""
+        return self._memory_target(project_root, None).dir
+
+    def agent_memory_dir(self, scope: str, project_root: Path | None = None) -> Path:
+        """The memory directory of ``project:<agent>``, ``local:<agent>`` or ``user:<agent>``."""
+        return self._memory_target(project_root, scope).dir
+
+    def auto_import(self, project_root: Path | None = None,
+                    options: AutoMemoryOptions | None = None, *, scope: str | None = None
+                    ) -> dict[str, Any]:
+        """Import changed MEMORY.md lines, client memory files and topic files (of the auto
+        memory, or of an agent ``scope``); counts: files, imported, updated, unchanged, skipped."""
+        from kenning.automemory.bridge import import_dir
+
+        return import_dir(self, self._memory_target(project_root, scope),
+                          self._auto_options(options))
+
+    def auto_sync(self, project_root: Path | None = None,
+                  options: AutoMemoryOptions | None = None, *, scope: str | None = None
+                  ) -> dict[str, Any]:
+        """Import first, then write memories >= min confidence as client memory files and
+        curate MEMORY.md; atomic and idempotent."""
+        from kenning.automemory.bridge import write_dir
+
+        return write_dir(self, self._memory_target(project_root, scope),
+                         self._auto_options(options), sync=True)
+
+    def auto_status(self, project_root: Path | None = None,
+                    options: AutoMemoryOptions | None = None, *, scope: str | None = None
+                    ) -> dict[str, Any]:
+        """MEMORY.md against the client's limits, files by origin, pending changes."""
+        from kenning.automemory.bridge import status
+
+        return status(self, self._memory_target(project_root, scope), self._auto_options(options))
+
+    def curate(self, project_root: Path | None = None, options: AutoMemoryOptions | None = None,
+               write: bool = True, *, scope: str | None = None) -> dict[str, Any]:
+        """Rewrite MEMORY.md within 200 lines and 25,000 bytes, most valuable lines first, a
+        person's lines imported and kept; ``write=False`` only previews."""
+        from kenning.automemory.bridge import write_dir
+
+        if not write:
+            return self.curate_preview(project_root, options, scope=scope)
+        return write_dir(self, self._memory_target(project_root, scope),
+                         self._auto_options(options), sync=False)
+
+    def curate_preview(self, project_root: Path | None = None,
+                       options: AutoMemoryOptions | None = None, *, scope: str | None = None
+                       ) -> dict[str, Any]:
+        """The MEMORY.md curation would write (what Claude Code will load): path, text, lines,
+        bytes, max_lines, max_bytes. Writes nothing."""
+        from kenning.automemory.bridge import preview
+
+        return preview(self, self._memory_target(project_root, scope), self._auto_options(options))
+
+    def agent_scopes(self, project_root: Path | None = None) -> list[dict[str, Any]]:
+        """Agent memory scopes known from the store, from disk and from agent definitions."""
+        from pathlib import Path
+
+        from kenning.automemory.scopes import list_scopes
+
+        return list_scopes(self, Path(project_root) if project_root is not None else Path.cwd())
+
+    def transfer(self, from_scope: str, to_scope: str, min_confidence: float = 0.8
+                 ) -> dict[str, Any]:
+        """Copy an agent scope's memories with confidence >= ``min_confidence`` to another scope
+        (``user:reviewer``...), de-duplicated, with provenance."""
+        from kenning.automemory.scopes import transfer
+
+        return transfer(self, from_scope, to_scope, min_confidence)
+
+    # -- agents: findings, session insights, scoping, extraction (issue 5) -----------------------
+
+    def _similar(self, text: str, threshold: float, *, spec: str | None = None,
+                 limit: int = 5) -> tuple[Memory, float] | None:
+        """The stored memory of this project most similar to ``text`` at or above
+        ``threshold`` cosine (M10), within ``spec``'s scope; None without an embedder."""
+        from kenning.insights import in_scope
+
+        if self.embedder is None:
+            return None
+        self._ensure_index()
+        red = redact(text).text
+        qvec = self.embedder.embed([embedding_text(None, make_summary(red), red)])[0]
+        hits = self.store.vector_search(qvec, self.embedder.id, Filters(project=self.project),
+                                        limit)
+        found = self.store.get_many([mid for mid, score in hits if score >= threshold])
+        for mid, score in hits:
+            m = found.get(mid)
+            if m is not None and in_scope(m, spec=spec, include_shared=False):
+                return m, score
+        return None
+
+    def record_finding(
+        self,
+        text: str,
+        *,
+        source: str,
+        type: MemoryType | str = MemoryType.INSIGHT,
+        category: str | None = None,
+        topic: str | None = None,
+        summary: str | None = None,
+        confidence: float | None = None,
+        tags: Iterable[str] | str = (),
+        agent: str | None = None,
+        spec: str | None = None,
+        shared: bool = False,
+        metadata: Mapping[str, Any] | None = None,
+        threshold: float = 0.85,
+    ) -> Memory:
+        """Record what an agent found (ADR-048 §7). The same finding said in other words
+        (cosine >= ``threshold``) is merged into the stored one: one memory, every source in
+        ``metadata.sources``. Safe with many processes at once (a lock file per store)."""
+        from kenning import findings as fnd
+
+        src = fnd.source(source)
+        body = v.content(text, self.max_content_chars)
+        threshold = v.confidence(threshold)
+        conf = None if confidence is None else v.confidence(confidence)
+        meta = v.metadata(dict(metadata) if metadata else None)
+        if spec is not None:
+            meta["spec"] = v.topic(spec)
+        if shared:
+            meta["shared"] = True
+        fields = dict(type=type, category=category, topic=topic, summary=summary,
+                      confidence=conf, tags=tags, agent=agent, source=src)
+        with fnd.exclusive(fnd.lock_file(self.store.location)):
+            match = self._similar(body, threshold, spec=meta.get("spec"))
+            if match is None:
+                stored = self.remember(body, **fields, metadata={**meta, "sources": [src]})
+                if stored.is_new:
+                    return stored
+                match = (stored, 1.0)
+            m, sim = match
+            known = m.metadata.get("sources")
+            known = known if isinstance(known, list) else ([m.source] if m.source else [])
+            merged = {**m.metadata, "sources": fnd.merged_sources(known, src),
+                      "findings": int(m.metadata.get("findings", 1) or 1) + 1,
+                      "last_similarity": round(float(sim), 4)}
+            new_conf = fnd.corroborated(m.confidence, conf or 0.0, src not in known)
+            return replace(self.update(m.id, metadata=merged, confidence=new_conf),
+                           is_new=False)
+
+    def record_subagent_stop(self, payload: Mapping[str, Any], *, swarm: str | None = None
+                             ) -> Memory | None:
+        """A SubagentStop hook payload's final report as a finding from ``agent:<type>`` (or
+        ``swarm:<id>:<type>``); None for compaction's unnamed agent or an empty report."""
+        if not isinstance(payload, Mapping):
+            raise ValidationError("payload must be an object")
+        agent_type = payload.get("agent_type")
+        text = payload.get("last_assistant_message")
+        if not isinstance(agent_type, str) or not agent_type.strip():
+            return None
+        if not isinstance(text, str) or len(text.strip()) < 20:
+            return None
+        name = agent_type.strip().replace(" ", "-")
+        src = f"swarm:{swarm}:{name}" if swarm else f"agent:{name}"
+        return self.record_finding(text, source=src, agent=name,
+                                   metadata={"agent_id": str(payload.get("agent_id") or "")})
+
+    def share(self, memory_id: str, shared: bool = True) -> Memory:
+        """Make a spec-, worktree- or agent-scoped memory visible everywhere in the project
+        (M33 explicit sharing), or take that back."""
+        m = self.get(memory_id)
+        meta = {k: val for k, val in m.metadata.items() if k != "shared"}
+        if shared:
+            meta["shared"] = True
+        return self.update(m.id, metadata=meta)
+
+    def scoped_recall(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        spec: str | None = None,
+        agent: str | None = None,
+        include_shared: bool = True,
+        episodes: Sequence[str] | None = None,
+        **kw: Any,
+    ) -> list[Hit]:
+        """``recall`` within a scope (M33): a spec/worktree's and project-wide memories, an
+        agent's own and un-owned ones, shared ones always; optionally only some episodes."""
+        from kenning.insights import episode, episode_of, in_scope
+
+        wanted = {episode(e) for e in episodes} if episodes else None
+        v.positive_int(k, "k", 1000)
+        filtering = spec is not None or agent is not None or wanted is not None
+        track = kw.pop("track", True)
+        hits = self.recall(query, k=min(1000, 5 * k) if filtering else k, track=False, **kw)
+        out = [h for h in hits
+               if in_scope(h.memory, spec=spec, agent=agent, include_shared=include_shared)
+               and (wanted is None or episode_of(h.memory) in wanted)][:k]
+        if track and out:
+            self.store.record_access([h.memory.id for h in out], self.clock())
+        return out
+
+    def save_insight(
+        self,
+        insight: Mapping[str, Any],
+        *,
+        spec: str | None = None,
+        agent: str | None = None,
+        source: str | None = None,
+        shared: bool = False,
+        children: bool = True,
+    ) -> list[Memory]:
+        """Store a session's insights (auto-claude §1): one session_insight memory plus a
+        pattern, gotcha, codebase_discovery and task_outcome memory per finding, in one
+        transaction. The session memory comes first in the result."""
+        from kenning.insights import SessionInsight, insight_items
+
+        ins = SessionInsight.from_dict(insight)
+        meta: dict[str, Any] = {}
+        if spec is not None:
+            meta["spec"] = v.topic(spec)
+        if shared:
+            meta["shared"] = True
+        common = {"agent": agent, "source": source or "session", "metadata": meta}
+        return self.remember_many(insight_items(ins, common, children=children))
+
+    def session_history(self, limit: int = 5, *, spec: str | None = None,
+                        agent: str | None = None) -> list[Memory]:
+        """The latest session_insight memories, newest first (auto-claude §5 temporal mode)."""
+        from kenning.insights import episode_of, in_scope
+
+        v.positive_int(limit, "limit", 1000)
+        out: list[Memory] = []
+        offset = 0
+        while len(out) < limit:
+            page = self.list(types=MemoryType.SESSION, limit=200, offset=offset)
+            out += [m for m in page if episode_of(m) == "session_insight"
+                    and in_scope(m, spec=spec, agent=agent)]
+            if len(page) < 200:
+                break
+            offset += 200
+        return out[:limit]
+
+    def similar_outcomes(self, task: str, k: int = 5, *, spec: str | None = None,
+                         agent: str | None = None) -> list[Hit]:
+        """Past task outcomes, QA results and sessions most like ``task`` (auto-claude §5
+        similar-task mode): what succeeded or failed before."""
+        return self.scoped_recall(
+            task, k=k, spec=spec, agent=agent, types=[MemoryType.OUTCOME, MemoryType.SESSION],
+            episodes=["task_outcome", "qa_result", "session_insight"], track=False)
+
+    def session_context(self, task: str | None = None, *, k: int = 5, history: int = 3,
+                        spec: str | None = None, agent: str | None = None) -> dict[str, Any]:
+        """What an agent should know before starting ``task`` (auto-claude §7): relevant
+        memories, gotchas, similar past outcomes and the latest sessions' insights."""
+        v.positive_int(k, "k", 50)
+        v.positive_int(history, "history", 50)
+        out: dict[str, Any] = {"task": task, "relevant": [], "gotchas": [],
+                               "similar_outcomes": [], "recent_sessions": []}
+        if task is not None:
+            if not isinstance(task, str) or not task.strip():
+                raise ValidationError("task is empty")
+            out["relevant"] = [h.memory for h in self.scoped_recall(task, k=k, spec=spec,
+                                                                    agent=agent)]
+            out["gotchas"] = [h.memory for h in self.scoped_recall(
+                task, k=3, spec=spec, agent=agent, types=MemoryType.GOTCHA, track=False)]
+            out["similar_outcomes"] = [h.memory for h in self.similar_outcomes(
+                task, 3, spec=spec, agent=agent)]
+        else:
+            from kenning.insights import scoped
+
+            out["gotchas"] = scoped(self.list(types=MemoryType.GOTCHA, limit=20),
+                                    spec=spec, agent=agent)[:3]
+        out["recent_sessions"] = self.session_history(history, spec=spec, agent=agent)
+        return out
+
+    def insights(self, limit: int = 5, *, spec: str | None = None) -> list[dict[str, Any]]:
+        """The last sessions' insights as worked / failed / gotchas / next."""
+        from kenning.insights import session_view
+
+        return [session_view(m) for m in self.session_history(limit, spec=spec)]
+
+    def extract(
+        self,
+        transcript: str | os.PathLike[str] | None = None,
+        repo: str | os.PathLike[str] | None = None,
+        since: str | None = None,
+        apply: bool = False,
+        *,
+        llm: bool | None = None,
+        llm_budget: int | None = None,
+        threshold: float = 0.85,
+    ) -> dict[str, Any]:
+        """Mine a Claude Code transcript and git history for candidate memories by rules
+        (M36), drop near-duplicates of each other and of what is stored (cosine >=
+        ``threshold``), optionally refine them with an LLM (opt-in, budget-capped), and with
+        ``apply`` store the new ones plus a session_insight, in one transaction."""
+        from pathlib import Path
+
+        from kenning.extract import candidates as rules
+        from kenning.extract import gitlog
+        from kenning.extract.transcript import read_transcript
+        from kenning.insights import SessionInsight, insight_items
+
+        started = time.perf_counter()
+        threshold = v.confidence(threshold)
+        cands: list[rules.Candidate] = []
+        sources: dict[str, Any] = {}
+        tr = None
+        if transcript is not None:
+            tr = read_transcript(transcript)
+            cands += rules.from_transcript(tr)
+            sources["transcript"] = {"path": tr.path, "session_id": tr.session_id,
+                                     "events": len(tr.events), "skipped_lines": tr.skipped_lines}
+        where = repo
+        if where is None and tr is not None and tr.cwd and Path(tr.cwd).is_dir():
+            where = tr.cwd  # the session's own project
+        elif where is None and (tr is None or since is not None):
+            where = os.getcwd()
+        if where is not None:
+            window = since if since is not None else (
+                tr.first_timestamp if tr is not None else None)
+            try:
+                root = gitlog.repo_root(where)
+                commits = gitlog.commits(root, window)
+            except ValidationError as exc:
+                # With a transcript to mine (the SessionEnd hook), a project without git, or
+                # git failing, must not lose the session's candidates.
+                if tr is None or (since is not None and repo is not None):
+                    raise
+                sources["git"] = {"error": str(exc)}
+            else:
+                cands += rules.from_commits(commits, str(root))
+                sources["git"] = {"repo": str(root), "since": window, "commits": len(commits)}
+        elif since is not None:
+            raise ValidationError("since needs a git repository (give repo)")
+        cands = self._dedupe_candidates(cands, threshold)
+        fresh = [c for c in cands if c.duplicate_of is None]
+        llm_report = None
+        from kenning.extract import llm as llm_mod
+
+        if llm_mod.opted_in(llm) and fresh:
+            budget = llm_budget if llm_budget is not None else llm_mod.budget_from_env()
+            v.positive_int(budget, "llm_budget", 1_000_000)
+            fresh, llm_report = llm_mod.refine(fresh, budget=budget)
+            cands = [c for c in cands if c.duplicate_of is not None] + fresh
+        applied: list[Memory] = []
+        session_id = None
+        if apply and fresh:
+            items = [c.to_item() for c in fresh]
+            summary = rules.session_summary(tr, fresh) if tr is not None else None
+            if summary is not None:
+                items += insight_items(SessionInsight.from_dict(summary),
+                                       {"source": "extract:transcript"}, children=False)
+            applied = self.remember_many(items)
+            if len(applied) > len(fresh):
+                session_id = applied[-1].id
+        return {
+            "candidates": [c.to_dict() for c in cands],
+            "new": len(fresh),
+            "duplicates": len(cands) - len(fresh),
+            "applied": [m.id for m in applied[: len(fresh)] if m.is_new],
+            "session_insight": session_id,
+            "sources": sources,
+            "llm": llm_report,
+            "elapsed_ms": round((time.perf_counter() - started) * 1000, 2),
+        }
+
+    def _dedupe_candidates(self, cands: list[Any], threshold: float) -> list[Any]:
+        """Drop exact and near repeats among candidates of a kind (keep the surer one) and
+        mark those that repeat a stored memory of their type with ``duplicate_of`` (M10)."""
+        uniq: dict[str, Any] = {}
+        for c in sorted(cands, key=lambda c: -c.confidence):
+            uniq.setdefault(content_hash(c.text), c)
+        cands = list(uniq.values())
+        if self.embedder is None or not cands:
+            return cands
+        self._ensure_index()
+        vecs = self.embedder.embed([embedding_text(None, make_summary(redact(c.text).text),
+                                                   redact(c.text).text) for c in cands])
+        keep: list[int] = []
+        for i in range(len(cands)):  # a gotcha and its fix read alike: compare within a kind
+            if all(float(vecs[i] @ vecs[j]) < threshold or cands[i].kind != cands[j].kind
+                   for j in keep):
+                keep.append(i)
+        cands = [cands[i] for i in keep]
+        found = self.store.vector_search_many(vecs[keep], self.embedder.id,
+                                              Filters(project=self.project), 5)
+        near = self.store.get_many([mid for hits in found for mid, s in hits if s >= threshold])
+        for c, hits in zip(cands, found, strict=True):
+            same = [(mid, s) for mid, s in hits if s >= threshold and mid in near
+                    and near[mid].type.value == c.type]
+            if same:
+                c.duplicate_of, c.similarity = same[0]
+        return cands

@@ -219,3 +219,16 @@ class Filters:
     until: int | None = None
     scopes: tuple[Scope, ...] | None = None
     agent: str | None = None
+
+
+@dataclass(frozen=True)
+class SessionEvent:
+    """One thing that happened in an agent session (a prompt, an injection, a tool outcome),
+    recorded by the hooks; ``id`` is unique so journals can be ingested twice harmlessly."""
+
+    id: str
+    session_id: str
+    project: str
+    at_ms: int
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)

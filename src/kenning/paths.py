@@ -6,7 +6,11 @@ import os
 import sys
 from pathlib import Path
 
+from kenning.keys import project_key
+
 APP = "kenning"
+__all__ = ["APP", "current_project", "data_dir", "default_db_path", "git_root",
+           "project_key", "project_root"]
 
 
 def data_dir() -> Path:
@@ -22,9 +26,12 @@ def data_dir() -> Path:
     return Path(base) / APP
 
 
-def default_db_path() -> Path:
-    """``$KENNING_DB`` if set, else ``<data dir>/kenning.db``."""
+def default_db_path() -> Path | str:
+    """``$KENNING_DB`` if set (a ``postgresql://`` DSN stays a string), else
+    ``<data dir>/kenning.db``."""
     if env := os.environ.get("KENNING_DB"):
+        if env.startswith(("postgresql://", "postgres://")):
+            return env
         return Path(env).expanduser()
     return data_dir() / "kenning.db"
 
@@ -41,36 +48,6 @@ def git_root(start: str | os.PathLike[str] | None = None) -> Path | None:
 def project_root(start: str | os.PathLike[str] | None = None) -> Path:
     """The git root of ``start`` if there is one, else ``start`` itself (real path)."""
     return git_root(start) or Path(start or os.getcwd()).resolve()
-
-
-def _js_hash36(text: str) -> str:
-    """Base-36 of a 32-bit string hash (Java/JS ``hashCode`` form), as Claude Code suffixes keys."""
-    h = 0
-    for ch in text:
-        h = (h * 31 + ord(ch)) & 0xFFFFFFFF
-    if h >= 1 << 31:
-        h -= 1 << 32
-    h = abs(h)
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        h, r = divmod(h, 36)
-        out = digits[r] + out
-        if h == 0:
-            return out
-
-
-def project_key(root: str | os.PathLike[str]) -> str:
-    """Claude Code's project key: every character outside [A-Za-z0-9] becomes '-'.
-
-    Keys longer than 200 characters are cut to 200 and get ``-<base36 hash>`` appended
-    (FINDINGS §4).
-    """
-    text = str(root)
-    key = "".join(c if c.isascii() and c.isalnum() else "-" for c in text)
-    if len(key) > 200:
-        key = f"{key[:200]}-{_js_hash36(text)}"
-    return key
 
 
 def current_project() -> str:

@@ -9,6 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from kenning import weights as W
 from kenning.models import Memory
 
 DAY_MS = 86_400_000
@@ -23,20 +24,20 @@ class RankWeights:
     # Smallest cosine spread the vector side is normalised over (LoCoMo's median spread over
     # 100 candidates is 0.26), so tiny stores do not turn small differences into 1 vs 0.
     vector_min_span: float = 0.2
-    confidence_weight: float = 0.15
-    recency_weight: float = 0.10
-    recency_half_life_days: float = 30.0
+    confidence_weight: float = W.CONFIDENCE_WEIGHT
+    recency_weight: float = W.RECENCY_WEIGHT
+    recency_half_life_days: float = W.RECENCY_HALF_LIFE_DAYS
     # A decision that failed (or half-worked) still answers "why", but ranks below what replaced it.
-    outcome_factor: tuple[tuple[str, float], ...] = (("failed", 0.85), ("partial", 0.95))
+    outcome_factor: tuple[tuple[str, float], ...] = W.OUTCOME_FACTOR
     # A decision another one supersedes is history: still found, ranked below its successor.
-    superseded_factor: float = 0.85
+    superseded_factor: float = W.SUPERSEDED_FACTOR
     # Memories of the type a question asks for ("why ..." -> decisions) keep their score;
     # the others are scaled by 1 - intent_weight.
     intent_weight: float = 0.10
     # Recall with a context memory: connected memories get up to 1 + context_boost (MAMA: 1.5).
     context_boost: float = 0.5
     # Graph-aware ranking (ADR-049): alpha x score + (1 - alpha) x normalised PageRank.
-    graph_alpha: float = 0.9
+    graph_alpha: float = W.GRAPH_ALPHA
 
 
 # Question words that say which memory types answer them (MAMA's "why did we decide X?").
@@ -133,10 +134,7 @@ def contenders(
     return [mid for mid in order if fused[mid]["relevance"] >= cutoff]
 
 
-def recency(created_at_ms: int, now_ms: int, half_life_days: float) -> float:
-    """1.0 for a memory made now, halving every ``half_life_days``."""
-    age_days = max(0.0, (now_ms - created_at_ms) / DAY_MS)
-    return 0.5 ** (age_days / half_life_days)
+recency = W.recency
 
 
 def final_scores(

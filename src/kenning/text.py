@@ -5,26 +5,12 @@ from __future__ import annotations
 import hashlib
 import re
 
+from kenning.words import STOPWORDS
+
 SUMMARY_MAX = 200
 
 _WS = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-
-# Words that carry no topic in a question; dropping them keeps BM25 on the words that matter.
-STOPWORDS = frozenset(
-    """
-    a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for
-    from further had has have having he her here hers herself him himself his how i if in
-    into is it its itself just me more most my myself no nor not now of off on once only
-    or other our ours ourselves out over own same she should so some such than that the
-    their theirs them themselves then there these they this those through to too under
-    until up very was we were what when where which while who whom why will with would you
-    your yours yourself yourselves s t don didn doesn isn wasn weren ll ve re d m o y let
-    us also get got
-    """.split()
-)
-
 
 def normalize_for_hash(text: str) -> str:
     """Whitespace-collapsed, stripped text: two memories equal under this are duplicates."""

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from kenning.models import Filters, Link, LinkType, Memory
+from kenning.models import Filters, Link, LinkType, Memory, SessionEvent
 
 if TYPE_CHECKING:
     import numpy as np
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Columns the facade may change through ``update``; everything else is fixed at creation.
 UPDATABLE = frozenset(
@@ -97,7 +97,32 @@ class Store(Protocol):
         ...
 
     def record_access(self, ids: Sequence[str], at_ms: int) -> None:
-        """Count an access of each id, and count the first few as recalled together."""
+        """Count an access of each id (a repeated id counts each time) and apply the learning
+        rule atomically in the database (``kenning.learning.accessed``); log the new confidence
+        with reason ``accessed``; count the first few ids as recalled together."""
+        ...
+
+    def adjust_confidence(
+        self, changes: Sequence[tuple[str, float, str]], at_ms: int
+    ) -> dict[str, float]:
+        """Apply feedback ``(memory_id, delta, reason)`` atomically (``learning.adjusted``),
+        log each with its reason and move ``updated_at`` to ``at_ms``; unknown ids are skipped.
+        Returns the new confidences."""
+        ...
+
+    def confidence_history(self, memory_id: str, limit: int = 200) -> list[tuple[int, float, str]]:
+        """``(at_ms, confidence, reason)`` of a memory's logged confidence changes, oldest first."""
+        ...
+
+    def add_session_events(self, events: Sequence[SessionEvent]) -> list[str]:
+        """Store hook session events; ids already stored are ignored. Returns the new ids."""
+        ...
+
+    def session_events(
+        self, *, session_id: str | None = None, kinds: Sequence[str] | None = None,
+        project: str | None = None, limit: int = 1000, newest_first: bool = False,
+    ) -> list[SessionEvent]:
+        """Session events matching every given filter, by time (oldest first by default)."""
         ...
 
     def missing_vectors(self, embedder_id: str, limit: int) -> list[tuple[str, str]]:

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kenning.errors import NotFoundError, StoreError, ValidationError
+from kenning.hooks.locate import mark_written, version_file
+from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS
 from kenning.models import (
     Category,
     CreatedBy,
@@ -27,6 +29,7 @@ from kenning.models import (
     MemoryType,
     OutcomeStatus,
     Scope,
+    SessionEvent,
 )
 from kenning.store.base import SCHEMA_VERSION, UPDATABLE
 from kenning.text import embedding_text, keyword_terms
@@ -179,7 +182,42 @@ MIGRATIONS.append(
     END;
     """
 )
+MIGRATIONS.append(
+    """
+    -- Session activity from Claude Code hooks (prompts, injections, tool outcomes), ingested
+    -- from the hooks' append-only journals; ids make re-ingesting a journal harmless.
+    CREATE TABLE session_events (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        project TEXT NOT NULL,
+        at_ms INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(data))
+    );
+    CREATE INDEX idx_session_events_session ON session_events(session_id, at_ms);
+    CREATE INDEX idx_session_events_kind ON session_events(kind, at_ms);
+    -- Every change of a memory's confidence and why: learning made visible.
+    CREATE TABLE confidence_log (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        at_ms INTEGER NOT NULL,
+        confidence REAL NOT NULL,
+        reason TEXT NOT NULL
+    );
+    CREATE INDEX idx_confidence_log_memory ON confidence_log(memory_id, at_ms);
+    """
+)
 assert len(MIGRATIONS) == SCHEMA_VERSION
+
+# ADR-049's confidence rule (kenning.learning) as SQL over the row's own timestamps: decay
+# since the last touch (never below the floor), then the access boost or the feedback delta.
+_ANCHOR_SQL = "max(created_at, updated_at, coalesce(last_accessed_at, 0))"
+_DECAYED_SQL = (
+    f"max(min(confidence, {FLOOR}), confidence - {DECAY_PER_HOUR} * "
+    f"max(0, :at - {_ANCHOR_SQL}) / {HOUR_MS}.0)"
+)
+_ACCESSED_SQL = f"min({CEILING}, {_DECAYED_SQL} + {ACCESS_BOOST} * :n)"
+_ADJUSTED_SQL = f"min({CEILING}, max(0.0, {_DECAYED_SQL} + :delta))"
 
 _MEMORY_COLUMNS = (
     "id, type, topic, summary, content, category, tags, source, confidence, outcome, "
@@ -306,6 +344,7 @@ class SQLiteStore:
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open store at {self.path}: {exc}") from exc
         self._lock = threading.RLock()
+        self._version_file = version_file(str(self.path))
         self._vectors: dict[str, VectorCache] = {}
         self._owner = threading.get_ident()
         self._readers = threading.local()
@@ -370,6 +409,7 @@ class SQLiteStore:
             try:
                 yield self._conn
                 self._conn.execute("COMMIT")
+                mark_written(self._version_file)
             except BaseException:
                 if self._conn.in_transaction:
                     self._conn.execute("ROLLBACK")
@@ -666,19 +706,94 @@ class SQLiteStore:
     def record_access(self, ids: Sequence[str], at_ms: int) -> None:
         if not ids:
             return
+        counts: dict[str, int] = {}
+        for i in ids:
+            counts[i] = counts.get(i, 0) + 1
         top = sorted(set(ids[:CO_ACCESS_TOP]))
         pairs = [(a, b, at_ms) for i, a in enumerate(top) for b in top[i + 1 :]]
         with self._write() as c:
+            # The learning rule in SQL, so concurrent processes never lose an update.
             c.executemany(
-                "UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? "
-                "WHERE id = ?",
-                [(at_ms, i) for i in ids],
+                f"UPDATE memories SET confidence = {_ACCESSED_SQL}, access_count = access_count "
+                "+ :n, last_accessed_at = max(:at, coalesce(last_accessed_at, 0)) WHERE id = :id",
+                [{"at": at_ms, "n": n, "id": i} for i, n in counts.items()],
             )
+            self._log_confidence(c, list(counts), at_ms, "accessed")
             c.executemany(
                 "INSERT INTO co_access(a, b, count, last_at) VALUES (?, ?, 1, ?) "
                 "ON CONFLICT (a, b) DO UPDATE SET count = count + 1, last_at = excluded.last_at",
                 pairs,
             )
+
+    def adjust_confidence(
+        self, changes: Sequence[tuple[str, float, str]], at_ms: int
+    ) -> dict[str, float]:
+        out: dict[str, float] = {}
+        with self._write() as c:
+            for memory_id, delta, reason in changes:
+                row = c.execute(
+                    f"UPDATE memories SET confidence = {_ADJUSTED_SQL}, updated_at = "
+                    "max(updated_at, :at) WHERE id = :id RETURNING confidence",
+                    {"at": at_ms, "delta": delta, "id": memory_id},
+                ).fetchone()
+                if row is not None:
+                    out[memory_id] = float(row[0])
+                    self._log_confidence(c, [memory_id], at_ms, reason)
+        return out
+
+    def _log_confidence(
+        self, c: sqlite3.Connection, ids: Sequence[str], at_ms: int, reason: str
+    ) -> None:
+        c.executemany(
+            "INSERT INTO confidence_log(memory_id, at_ms, confidence, reason) "
+            "SELECT id, ?, confidence, ? FROM memories WHERE id = ?",
+            [(at_ms, reason, i) for i in ids],
+        )
+
+    def confidence_history(self, memory_id: str, limit: int = 200) -> list[tuple[int, float, str]]:
+        rows = self._read().execute(
+            "SELECT at_ms, confidence, reason FROM confidence_log WHERE memory_id = ? "
+            "ORDER BY seq DESC LIMIT ?",
+            (memory_id, limit),
+        ).fetchall()
+        return [(int(a), float(c), r) for a, c, r in reversed(rows)]
+
+    def add_session_events(self, events: Sequence[SessionEvent]) -> list[str]:
+        new: list[str] = []
+        with self._write() as c:
+            for e in events:
+                cur = c.execute(
+                    "INSERT INTO session_events(id, session_id, project, at_ms, kind, data) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                    (e.id, e.session_id, e.project, e.at_ms, e.kind,
+                     json.dumps(e.data, ensure_ascii=False, sort_keys=True)),
+                )
+                if cur.rowcount == 1:
+                    new.append(e.id)
+        return new
+
+    def session_events(
+        self, *, session_id: str | None = None, kinds: Sequence[str] | None = None,
+        project: str | None = None, limit: int = 1000, newest_first: bool = False,
+    ) -> list[SessionEvent]:
+        clauses, params = [], []
+        if session_id is not None:
+            clauses.append("session_id = ?")
+            params.append(session_id)
+        if kinds:
+            clauses.append(f"kind IN ({', '.join('?' for _ in kinds)})")
+            params.extend(kinds)
+        if project is not None:
+            clauses.append("project = ?")
+            params.append(project)
+        where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
+        order = "DESC" if newest_first else "ASC"
+        rows = self._read().execute(
+            f"SELECT id, session_id, project, at_ms, kind, data FROM session_events{where} "
+            f"ORDER BY at_ms {order}, id {order} LIMIT ?",
+            [*params, limit],
+        ).fetchall()
+        return [SessionEvent(r[0], r[1], r[2], int(r[3]), r[4], json.loads(r[5])) for r in rows]
 
     def missing_vectors(self, embedder_id: str, limit: int) -> list[tuple[str, str]]:
         rows = self._conn.execute(

@@ -1,0 +1,177 @@
+"""Hook benchmark: wall time of each Claude Code hook, process start to exit, at 1k and 10k
+memories, beside a bare interpreter start (ADR-050's budgets, issue 3's bars), plus confidence
+decay over 10k memories.
+
+Run ``python benchmarks/bench_hooks.py [--sizes 1000,10000] [--runs 60] [--out PATH]``.
+Every hook run is a fresh process started the way Claude Code starts it (the ``kenning-hook``
+script ``kenning init`` registers), fed a real payload on stdin. Runs of the bare interpreter and
+of each hook are interleaved so machine load affects them alike. Bytecode caching is on, as in
+an installed package (this sandbox sets PYTHONDONTWRITEBYTECODE; the benchmark unsets it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import bench_core
+import benchkit
+from benchkit import load_average, log, render, scratch_dir, summarize, working_copy
+
+from kenning import Kenning, learning
+from kenning.embed import MiniLMEmbedder
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_OUT = HERE / "results" / "hooks.json"
+BIN = Path(sys.executable).parent
+HOOK = BIN / "kenning-hook"
+SESSION_RUNS = 5
+
+
+def payloads(project_dir: Path, n: int) -> dict[str, list[str]]:
+    """Real-shaped payloads (FINDINGS §2) for each event; prompts are distinct questions."""
+    base = {"session_id": "bench-session", "transcript_path": str(project_dir / "t.jsonl"),
+            "cwd": str(project_dir)}
+    prompts = bench_core.generate_queries(n, "hook-prompts")
+    out: dict[str, list[str]] = {
+        "UserPromptSubmit": [json.dumps({**base, "hook_event_name": "UserPromptSubmit",
+                                         "permission_mode": "default", "prompt": p})
+                             for p in prompts],
+        "PostToolUse": [],
+    }
+    for i in range(n):
+        if i % 2:
+            tool = {"tool_name": "Edit", "tool_input": {
+                "file_path": str(project_dir / f"src/mod{i}.py"), "old_string": "a",
+                "new_string": "b"}, "tool_response": {"filePath": str(project_dir / "x.py"),
+                                                      "structuredPatch": []}}
+        else:
+            tool = {"tool_name": "Bash", "tool_input": {"command": "pytest -q tests/test_x.py"},
+                    "tool_response": {"stdout": "1 passed", "stderr": "", "interrupted": False}}
+        out["PostToolUse"].append(json.dumps({**base, "hook_event_name": "PostToolUse",
+                                              "tool_use_id": f"toolu_{i}", **tool}))
+    return out
+
+
+def timed(cmd: list[str], stdin: str, env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, input=stdin.encode(), env=env, capture_output=True)
+    seconds = time.perf_counter() - t0
+    if done.returncode != 0:
+        raise RuntimeError(f"{cmd} exited {done.returncode}: {done.stderr.decode()[-400:]}")
+    return seconds
+
+
+def bench_size(n: int, runs: int, embedder: MiniLMEmbedder) -> dict[str, Any]:
+    path, info = bench_core.cached_store(n, embedder, rebuild=False)
+    with working_copy(path) as db, scratch_dir() as scratch:
+        with Kenning(db, project=bench_core.PROJECT, embedder=embedder) as k:
+            graph = k.consolidate()  # PageRank for the prompt ranking, as at a session end
+        # A git repository of its own, and a throwaway HOME: the session hooks import and sync
+        # Claude Code's auto memory of the project, which must not be the caller's.
+        project_dir = scratch / "project"
+        project_dir.mkdir()
+        subprocess.run(["git", "init", "-q", str(project_dir)], check=True)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env.update(KENNING_DB=str(db), KENNING_PROJECT=bench_core.PROJECT,
+                   KENNING_HOME=str(scratch / "home"), HOME=str(scratch / "home"))
+        loads = payloads(project_dir, runs)
+        bare = [str(BIN / "python"), "-c", "pass"]
+        for _ in range(3):  # warm the page cache and write bytecode once
+            timed(bare, "", env)
+            timed([str(HOOK), "UserPromptSubmit"], loads["UserPromptSubmit"][0], env)
+            timed([str(HOOK), "PostToolUse"], loads["PostToolUse"][0], env)
+        samples: dict[str, list[float]] = {"bare": [], "UserPromptSubmit": [], "PostToolUse": []}
+        injected = 0
+        for i in range(runs):
+            samples["bare"].append(timed(bare, "", env))
+            t0 = time.perf_counter()
+            out = subprocess.run([str(HOOK), "UserPromptSubmit"],
+                                 input=loads["UserPromptSubmit"][i].encode(), env=env,
+                                 capture_output=True)
+            samples["UserPromptSubmit"].append(time.perf_counter() - t0)
+            injected += b"additionalContext" in out.stdout
+            samples["PostToolUse"].append(
+                timed([str(HOOK), "PostToolUse"], loads["PostToolUse"][i], env))
+        start = json.dumps({"session_id": "bench-session", "cwd": str(project_dir),
+                            "hook_event_name": "SessionStart", "source": "startup"})
+        end = json.dumps({"session_id": "bench-session", "cwd": str(project_dir),
+                          "hook_event_name": "SessionEnd", "reason": "other"})
+        samples["SessionStart"] = [timed([str(HOOK), "SessionStart"], start, env)
+                                   for _ in range(SESSION_RUNS)]
+        samples["SessionEnd"] = [timed([str(HOOK), "SessionEnd"], end, env)
+                                 for _ in range(SESSION_RUNS)]
+        errors = (scratch / "home" / "errors.jsonl")
+        error_lines = errors.read_text().splitlines() if errors.exists() else []
+    stats = {name: summarize(values) for name, values in samples.items()}
+    base = stats["bare"]["median"]
+    return {
+        "n": n, "runs": runs, "store": info.get("key"), "graph": graph,
+        "ms": {name: {k: v * 1000 for k, v in s.items()} for name, s in stats.items()},
+        "ratio_to_bare": {name: s["median"] / base for name, s in stats.items()},
+        "prompts_with_context": injected, "hook_errors": error_lines[-5:],
+        "raw_ms": {name: [round(v * 1000, 3) for v in values] for name, values in samples.items()},
+    }
+
+
+def bench_decay(n: int, embedder: MiniLMEmbedder) -> dict[str, Any]:
+    """Confidence as of now for every memory: the pure rule alone, and through ``list``."""
+    path, _ = bench_core.cached_store(n, embedder, rebuild=False)
+    with working_copy(path) as db, Kenning(db, project=bench_core.PROJECT, embedder=None) as k:
+        raw = k.store.list(k._filters(), limit=None)
+        now = bench_core.NOW_MS + 30 * 86_400_000
+        pure, listed = [], []
+        for _ in range(7):
+            t0 = time.perf_counter()
+            for m in raw:
+                learning.decayed(m.confidence, learning.anchor_ms(
+                    m.created_at, m.updated_at, m.last_accessed_at), now)
+            pure.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            k.list(limit=None)
+            listed.append(time.perf_counter() - t0)
+    return {"n": len(raw), "pure_ms": statistics.median(pure) * 1000,
+            "list_with_decay_ms": statistics.median(listed) * 1000}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", default="1000,10000")
+    ap.add_argument("--runs", type=int, default=60)
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = ap.parse_args()
+    if not HOOK.exists():
+        sys.exit(f"{HOOK} not found: install kenning into this interpreter's environment")
+    embedder = MiniLMEmbedder()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    results = {"machine": benchkit.machine_info(), "load_before": load_average(), "sizes": []}
+    for n in sizes:
+        log(f"hooks at {n:,} memories: {args.runs} runs per event")
+        results["sizes"].append(bench_size(n, args.runs, embedder))
+    results["decay"] = bench_decay(max(sizes), embedder)
+    results["load_after"] = load_average()
+    rows = []
+    for r in results["sizes"]:
+        for name in ("bare", "UserPromptSubmit", "PostToolUse", "SessionStart", "SessionEnd"):
+            ms = r["ms"][name]
+            rows.append([f"{r['n']:,}", name, f"{ms['median']:.2f}", f"{ms['p95']:.2f}",
+                         f"{r['ratio_to_bare'][name]:.2f}x"])
+    print(render("Hook wall time, process start to exit (ms)",
+                 ["memories", "event", "p50", "p95", "vs bare"], rows))
+    d = results["decay"]
+    print(f"\ndecay over {d['n']:,} memories: {d['pure_ms']:.2f} ms pure, "
+          f"{d['list_with_decay_ms']:.1f} ms for list() with decay applied")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=1))
+    log(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""The memories worth putting in front of the model for one prompt, found inside the prompt
+hook's ~5 ms: FTS5 BM25 over the store (no model loads in a fresh process), weighed by the same
+factors as recall (decayed confidence, recency, outcome, superseded, PageRank computed at
+consolidation), rendered as compact markdown within a character budget."""
+
+from __future__ import annotations
+
+from kenning import learning
+from kenning import weights as W
+from kenning.words import query_terms
+
+try:  # the C module alone: the sqlite3 package adds datetime and friends (~1.5 ms)
+    import _sqlite3 as sqlite
+except ImportError:  # pragma: no cover - interpreters without the split module
+    import sqlite3 as sqlite  # type: ignore[no-redef]
+
+PROMPT_CHARS = 4000  # only the head of a huge prompt is searched
+MAX_TERMS = 16
+CANDIDATES = 40
+COMMON_FRACTION = 0.05  # in large stores, terms in more than 5 % of memories are dropped
+COMMON_FROM = 2000
+
+_BM25 = "bm25(memories_fts, 2.0, 1.5, 1.0, 1.0)"  # as kenning.store.sqlite: topic, summary first
+_OUTCOME = dict(W.OUTCOME_FACTOR)
+
+
+def connect(path: str, busy_ms: int = 200) -> object:
+    """A read-only connection that never creates a store and never waits long for a lock."""
+    conn = sqlite.connect(f"file:{path}?mode=ro", uri=True, timeout=busy_ms / 1000)
+    conn.execute("PRAGMA query_only = ON")
+    return conn
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def _selective(conn: object, terms: list[str]) -> list[str]:
+    """Drop very common terms in large stores (they match most rows and carry no topic)."""
+    row = conn.execute(  # type: ignore[attr-defined]
+        "SELECT seq FROM sqlite_sequence WHERE name = 'memories'"
+    ).fetchone()
+    total = row[0] if row else 0
+    if total < COMMON_FROM or len(terms) < 2:
+        return terms
+    kept = []
+    for t in terms:
+        df = conn.execute(  # type: ignore[attr-defined]
+            "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?", (_quote(t),)
+        ).fetchone()[0]
+        if df <= COMMON_FRACTION * total:
+            kept.append(t)
+    return kept
+
+
+def rank(conn: object, prompt: str, project: str, now_ms: int, k: int = 5,
+         min_confidence: float = 0.0) -> list[dict[str, object]]:
+    """Top ``k`` memories of ``project`` (and user scope) for ``prompt``, best first, each a dict
+    with id, type, topic, summary, confidence, outcome, score and its parts."""
+    terms = query_terms(prompt[:PROMPT_CHARS], MAX_TERMS)
+    terms = [t for t in terms if len(t) > 1]
+    if not terms:
+        return []
+    terms = _selective(conn, terms)
+    if not terms:
+        return []
+    rows = conn.execute(  # type: ignore[attr-defined]
+        f"SELECT m.id, m.type, m.topic, m.summary, m.confidence, m.created_at, m.updated_at, "
+        f"m.last_accessed_at, m.outcome, h.s, "
+        f"(SELECT pagerank_norm FROM graph_scores g WHERE g.memory_id = m.id), "
+        f"EXISTS (SELECT 1 FROM memory_links l WHERE l.to_id = m.id AND l.link_type = "
+        f"'evolution' AND coalesce(json_extract(l.metadata, '$.canonical'), l.relationship) = "
+        f"'supersedes') "
+        f"FROM (SELECT rowid AS r, {_BM25} AS s FROM memories_fts WHERE memories_fts MATCH ? "
+        f"ORDER BY s LIMIT ?) h JOIN memories m ON m.seq = h.r "
+        f"WHERE (m.project = ? OR m.scope = 'user')",
+        (" OR ".join(_quote(t) for t in terms), CANDIDATES, project),
+    ).fetchall()
+    if not rows:
+        return []
+    best = max(-r[9] for r in rows)
+    graph = any(r[10] is not None for r in rows)
+    out = []
+    for (mid, mtype, topic, summary, conf, created, updated, accessed, outcome, s, pr,
+         superseded) in rows:
+        confidence = learning.decayed(conf, learning.anchor_ms(created, updated, accessed), now_ms)
+        if confidence < min_confidence:
+            continue
+        relevance = (-s / best) if best > 0 else 1.0
+        rec = W.recency(created, now_ms)
+        score = relevance * (1 - W.CONFIDENCE_WEIGHT + W.CONFIDENCE_WEIGHT * confidence)
+        score *= 1 - W.RECENCY_WEIGHT + W.RECENCY_WEIGHT * rec
+        if graph:
+            score = W.GRAPH_ALPHA * score + (1 - W.GRAPH_ALPHA) * (pr or 0.0)
+        factor = _OUTCOME.get(outcome, 1.0) * (W.SUPERSEDED_FACTOR if superseded else 1.0)
+        score *= factor
+        out.append({
+            "id": mid, "type": mtype, "topic": topic, "summary": summary,
+            "confidence": round(confidence, 3), "outcome": outcome, "score": round(score, 4),
+            "parts": {"keyword": round(relevance, 4), "confidence": round(confidence, 3),
+                      "recency": round(rec, 3), "pagerank": round(pr or 0.0, 4),
+                      "outcome": _OUTCOME.get(outcome, 1.0),
+                      "superseded": W.SUPERSEDED_FACTOR if superseded else 1.0},
+        })
+    out.sort(key=lambda h: (-h["score"], h["id"]))  # type: ignore[operator]
+    return out[:k]

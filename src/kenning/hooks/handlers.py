@@ -1,0 +1,163 @@
+"""What each Claude Code event does. Prompt and tool events stay on the standard library's C
+modules (they run on every prompt and every tool call); session events load the facade."""
+
+import os
+
+from kenning.hooks import fastjson, journal, locate
+
+Settings = dict[str, object]
+
+
+def settings_for(cwd: str | None) -> Settings:
+    """The ``[hooks]`` settings for a project (user level when ``cwd`` is None), plus the store."""
+    from kenning import config
+
+    root = None
+    if cwd:
+        root = locate.git_root(cwd) or os.path.realpath(cwd)
+    cfg = config.load(root)
+    out = cfg.section("hooks")
+    out["auto_memory"] = cfg.section("auto_memory")
+    out["db"] = cfg.get("store", "db")
+    return out
+
+
+def store_location(settings: Settings) -> str:
+    if os.environ.get("KENNING_DB"):
+        return locate.store_location()
+    return str(settings.get("db") or "") or locate.store_location()
+
+
+def _event(payload: dict[str, object], project: str, now_ms: int, kind: str,
+           data: dict[str, object]) -> dict[str, object]:
+    return {
+        "id": journal.new_event_id(now_ms), "session_id": str(payload.get("session_id") or ""),
+        "project": project, "at_ms": now_ms, "kind": kind, "data": data,
+    }
+
+
+def handle(event: str, payload: dict[str, object], settings: Settings, now_ms: int) -> str:
+    """Run the handler for ``event``; returns what to print on stdout (often nothing)."""
+    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
+    location = store_location(settings)
+    if event in ("PostToolUse", "PostToolUseFailure"):
+        # The per-tool path leaves the project to ingestion (cwd is journalled): no git walk.
+        if settings["record_tools"]:
+            record_tool(payload, cwd, location, now_ms, failed=event == "PostToolUseFailure")
+        return ""
+    project = locate.project_for(cwd)
+    if event == "UserPromptSubmit":
+        return prompt_submit(payload, settings, project, location, now_ms)
+    if event == "Stop":
+        journal.append(locate.journal_dir(location),
+                       [_event(payload, project, now_ms, "stop", {})])
+        return ""
+    if event == "SubagentStop":
+        data = {k: payload[k] for k in ("agent_id", "agent_type", "agent_transcript_path")
+                if isinstance(payload.get(k), str)}
+        report = payload.get("last_assistant_message")
+        if isinstance(report, str) and report.strip() and data.get("agent_type"):
+            from kenning.redact import redact  # not a per-prompt path: the full redactor
+
+            data["report"] = redact(report[:20_000]).text
+        journal.append(locate.journal_dir(location),
+                       [_event(payload, project, now_ms, "subagent", data)])
+        return ""
+    from kenning.hooks import session
+
+    if event == "SessionStart":
+        return session.start(payload, settings, project, location, now_ms)
+    if event == "PreCompact":
+        session.pre_compact(payload, settings, project, location, now_ms)
+        return ""
+    if event == "SessionEnd":
+        session.end(payload, settings, project, location, now_ms)
+        return ""
+    return ""
+
+
+def prompt_submit(payload: dict[str, object], settings: Settings, project: str, location: str,
+                  now_ms: int) -> str:
+    """Inject the top few memories for the prompt as ``additionalContext``; journal what was
+    injected (ids and score parts) so learning and the dashboard can see it."""
+    prompt = payload.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        return ""
+    from kenning.hooks import inject, pindex
+
+    if "://" not in location and not os.path.exists(location):
+        return ""  # no store yet
+
+    top_k = int(settings["top_k"])  # type: ignore[call-overload]
+    floor = float(settings["min_confidence"])  # type: ignore[arg-type]
+    index = pindex.load(pindex.index_path(locate.journal_dir(location)), location)
+    if index is None and "://" in location:
+        return ""  # a server store is read through the index only (built at session start)
+    if index is not None:
+        hits = pindex.rank(index, prompt, project, now_ms, k=top_k, min_confidence=floor)
+    else:  # no index yet, or the store changed since it was built: ask the store itself
+        from kenning.hooks import context
+
+        conn = context.connect(location)
+        try:
+            hits = context.rank(conn, prompt, project, now_ms, k=top_k, min_confidence=floor)
+        finally:
+            conn.close()  # type: ignore[attr-defined]
+    text, n = inject.render(hits, int(settings["max_chars"]))  # type: ignore[call-overload]
+    if not n:
+        return ""
+    shown = hits[:n]
+    journal.append(locate.journal_dir(location), [_event(payload, project, now_ms, "injected", {
+        "prompt_id": payload.get("prompt_id") if isinstance(payload.get("prompt_id"), str)
+        else None,
+        "matched": inject.matched_terms(prompt, shown),
+        "memories": [{"id": h["id"], "score": h["score"], "parts": h["parts"]} for h in shown],
+    })])
+    return fastjson.dumps({"hookSpecificOutput": {
+        "hookEventName": "UserPromptSubmit", "additionalContext": text,
+    }})
+
+
+_EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+
+
+def _command_head(command: str) -> list[str]:
+    """The program and up to two plain subcommand words (``npm run test``), never arguments that
+    could carry a secret: only short lower-case words made of letters, digits, ``._-``."""
+    out: list[str] = []
+    for word in command.strip().split()[:3]:
+        if len(word) > 24 or not all(c.isalnum() or c in "._-/" for c in word):
+            break
+        if any(c.isupper() for c in word) or (word.startswith("-") and out):
+            break
+        out.append(os.path.basename(word) if "/" in word else word)
+    return out
+
+
+def record_tool(payload: dict[str, object], cwd: str | None, location: str, now_ms: int,
+                failed: bool = False) -> None:
+    """Append the tool call's outcome to the journal: which tool, which file, which command,
+    whether it worked. No command arguments or output are kept here (they may hold secrets):
+    consolidation reads those from the transcript, through the redactor."""
+    tool = payload.get("tool_name")
+    if not isinstance(tool, str):
+        return
+    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+    response = payload.get("tool_response")
+    data: dict[str, object] = {"tool": tool[:80], "ok": not failed}
+    if isinstance(payload.get("tool_use_id"), str):
+        data["tool_use_id"] = payload["tool_use_id"]
+    if tool in _EDIT_TOOLS:
+        path = tool_input.get("file_path") or tool_input.get("notebook_path")  # type: ignore[union-attr]
+        if isinstance(path, str):
+            data["file"] = path[:400]
+    elif tool == "Bash":
+        command = tool_input.get("command")  # type: ignore[union-attr]
+        if isinstance(command, str):
+            data["cmd"] = " ".join(_command_head(command))
+        if isinstance(response, dict) and response.get("interrupted"):
+            data["ok"] = False
+    event = _event(payload, "", now_ms, "tool", data)
+    if cwd:
+        event["cwd"] = cwd[:1000]
+    journal.append(locate.journal_dir(location), [event])

@@ -1,0 +1,114 @@
+"""Read the prompt index (``kenning.promptindex``) in the prompt hook: map the file, look up the
+prompt's terms in its hash table and score only the memories they name."""
+
+import _struct
+import mmap
+import os
+
+from kenning import indexformat as F
+from kenning import learning
+from kenning import weights as W
+from kenning.hooks import locate
+from kenning.words import query_terms
+
+FILE = "prompt-index.bin"
+COMMON_FRACTION = 0.05  # in large stores, terms in more than 5 % of memories are dropped
+COMMON_FROM = 2000
+CANDIDATES = 40
+_OUTCOME = dict(W.OUTCOME_FACTOR)
+
+
+def index_path(journal_dir: str) -> str:
+    return os.path.join(journal_dir, FILE)
+
+
+def load(path: str, location: str) -> mmap.mmap | None:
+    """The index, memory-mapped (only the pages a prompt touches are read), if it exists and
+    the store has not been written since it was built (a server store's index is used as it
+    is); else None (ask the store)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        size = os.fstat(fd).st_size
+        if size < F.HEADER_SIZE:
+            return None
+        data = mmap.mmap(fd, size, access=mmap.ACCESS_READ)
+    finally:
+        os.close(fd)
+    head = _struct.unpack_from(F.HEADER, data, 0)
+    if head[0] != F.MAGIC or head[1] != F.VERSION:
+        return None
+    if "://" not in location and head[4] != locate.read_version(locate.version_file(location)):
+        return None
+    return data
+
+
+def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int = 5,
+         min_confidence: float = 0.0, prompt_chars: int = 4000, max_terms: int = 16
+         ) -> list[dict[str, object]]:
+    """The same contract as ``kenning.hooks.context.rank``, over the index."""
+    head = _struct.unpack_from(F.HEADER, data, 0)
+    n_mem, slots, table_off, post_off, mem_off = head[2], head[3], head[6], head[7], head[8]
+    if not n_mem:
+        return []
+    found: list[tuple[int, int]] = []
+    for term in query_terms(prompt[:prompt_chars], max_terms):
+        if len(term) < 2:
+            continue
+        h = F.fnv64(F.stem(term))
+        i = h & (slots - 1)
+        while True:
+            slot_h, off, df = _struct.unpack_from(F.SLOT, data, table_off + i * F.SLOT_SIZE)
+            if slot_h == 0:
+                break
+            if slot_h == h:
+                found.append((off, df))
+                break
+            i = (i + 1) & (slots - 1)
+    if n_mem >= COMMON_FROM and len(found) > 1:
+        rare = [f for f in found if f[1] <= COMMON_FRACTION * n_mem]
+        found = rare or sorted(found, key=lambda f: f[1])[:2]
+    scores: dict[int, float] = {}
+    for off, df in dict.fromkeys(found):
+        start = post_off + off
+        for mem, w in _struct.iter_unpack(F.POSTING, data[start: start + df * F.POSTING_SIZE]):
+            scores[mem] = scores.get(mem, 0.0) + w
+    if not scores:
+        return []
+    best = max(scores.values())
+    head_ids = sorted(scores, key=lambda m: -scores[m])[: max(CANDIDATES, 4 * k)]
+    blob = mem_off + 4 * n_mem
+    out = []
+    for mem in head_ids:
+        rel_off = _struct.unpack_from("<I", data, mem_off + 4 * mem)[0]
+        conf, pr, created, updated, accessed, flags, size = _struct.unpack_from(
+            F.RECORD, data, blob + rel_off)
+        start = blob + rel_off + F.RECORD_SIZE
+        mid, mproject, scope, mtype, topic, summary, outcome = (
+            data[start: start + size].decode("utf-8").split(F.SEP))
+        if mproject != project and scope != "user":
+            continue
+        confidence = learning.decayed(conf, learning.anchor_ms(created, updated, accessed or None),
+                                      now_ms)
+        if confidence < min_confidence:
+            continue
+        relevance = scores[mem] / best if best > 0 else 1.0
+        rec = W.recency(created, now_ms)
+        score = relevance * (1 - W.CONFIDENCE_WEIGHT + W.CONFIDENCE_WEIGHT * confidence)
+        score *= 1 - W.RECENCY_WEIGHT + W.RECENCY_WEIGHT * rec
+        score = W.GRAPH_ALPHA * score + (1 - W.GRAPH_ALPHA) * pr
+        superseded = bool(flags & F.SUPERSEDED)
+        out_f = _OUTCOME.get(outcome or None, 1.0)  # type: ignore[arg-type]
+        score *= out_f * (W.SUPERSEDED_FACTOR if superseded else 1.0)
+        out.append({
+            "id": mid, "type": mtype, "topic": topic or None, "summary": summary,
+            "confidence": round(confidence, 3), "outcome": outcome or None,
+            "score": round(score, 4),
+            "parts": {"keyword": round(relevance, 4), "confidence": round(confidence, 3),
+                      "recency": round(rec, 3), "pagerank": round(pr, 4), "outcome": out_f,
+                      "superseded": W.SUPERSEDED_FACTOR if superseded else 1.0},
+        })
+    out.sort(key=lambda h: (-h["score"], h["id"]))  # type: ignore[operator]
+    return out[:k]

@@ -1,0 +1,101 @@
+"""The hook entry point: read Claude Code's JSON on stdin, answer in its output protocol, and
+fail open — on bad input, any internal error or past the budget, exit 0 with no output and log
+the error where ``kenning doctor`` shows it. Nothing here may break a Claude Code session."""
+
+import os
+import sys
+import time
+
+# Claude Code's event names, and the kebab-case forms ``kenning hook`` also accepts.
+EVENTS = (
+    "SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "PreCompact",
+    "Stop", "SubagentStop", "SessionEnd",
+)
+_KEBAB = {
+    "".join("-" + c.lower() if c.isupper() else c for c in e).lstrip("-"): e for e in EVENTS
+}
+MAX_STDIN = 16 * 1024 * 1024  # a bigger payload is read no further (and then not parsed)
+
+
+def event_name(arg: str) -> str | None:
+    if arg in EVENTS:
+        return arg
+    return _KEBAB.get(arg.lower())
+
+
+_BUDGET_KEYS = {
+    "UserPromptSubmit": "prompt_budget_ms", "PostToolUse": "tool_budget_ms",
+    "PostToolUseFailure": "tool_budget_ms", "Stop": "tool_budget_ms",
+    "SubagentStop": "tool_budget_ms", "SessionStart": "session_start_budget_ms",
+    "PreCompact": "compact_budget_ms", "SessionEnd": "session_end_budget_ms",
+}
+
+
+def _arm(budget_ms: int) -> None:
+    """Exit 0 silently when the budget runs out: Claude Code carries on without us."""
+    try:
+        import _signal
+    except ImportError:  # pragma: no cover - no SIGALRM (Windows): rely on Claude's timeout
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        _log("hook", TimeoutError(f"hook exceeded its {budget_ms} ms budget"))
+        os._exit(0)
+
+    _signal.signal(_signal.SIGALRM, expire)
+    _signal.setitimer(_signal.ITIMER_REAL, budget_ms / 1000)
+
+
+def _log(where: str, exc: BaseException) -> None:
+    try:
+        from kenning.errorlog import log_error
+
+        log_error(where, exc)
+    except BaseException:
+        pass
+
+
+def _read_stdin() -> str:
+    data = sys.stdin.buffer.read(MAX_STDIN + 1)
+    if len(data) > MAX_STDIN:
+        raise ValueError(f"hook payload over {MAX_STDIN} bytes")
+    return data.decode("utf-8", errors="replace")
+
+
+def main(argv: list[str], *, stdin: str | None = None, budget: bool = True) -> int:
+    """Run one hook. Returns 0 always (an unknown event is a usage error: 2, said on stderr)."""
+    if not argv or event_name(argv[0]) is None:
+        sys.stderr.write(
+            "usage: kenning hook <event>\nevents: " + ", ".join(EVENTS)
+            + " (or kebab-case: user-prompt-submit)\n"
+        )
+        return 2
+    event = event_name(argv[0])
+    assert event is not None
+    now_ms = time.time_ns() // 1_000_000  # the one clock read; handlers get it injected
+    try:
+        from kenning.config import DEFAULTS
+        from kenning.hooks import fastjson, handlers
+
+        key = _BUDGET_KEYS[event]
+        default_budget = int(DEFAULTS["hooks"][key])  # type: ignore[call-overload]
+        if budget:  # armed before reading anything: a stuck stdin cannot hold us either
+            _arm(default_budget)
+        payload = fastjson.loads(_read_stdin() if stdin is None else stdin)
+        if not isinstance(payload, dict):
+            raise ValueError("hook payload is not a JSON object")
+        cwd = payload.get("cwd")
+        settings = handlers.settings_for(cwd if isinstance(cwd, str) and cwd else None)
+        if budget and settings[key] != default_budget:
+            _arm(int(settings[key]))  # type: ignore[call-overload]
+        if not settings["enabled"]:
+            return 0
+        out = handlers.handle(event, payload, settings, now_ms)
+        if out:
+            sys.stdout.write(out)
+            sys.stdout.flush()
+    except BaseException as exc:  # fail open, whatever happened
+        if isinstance(exc, SystemExit) and exc.code in (0, None):
+            return 0
+        _log(f"hook {event}", exc)
+    return 0

@@ -1,0 +1,49 @@
+"""The prompt index's format and term handling, shared by its writer (``kenning.promptindex``)
+and its reader in the prompt hook, which must import nothing heavier than this."""
+
+from kenning.words import words
+
+MAGIC = b"KNPIDX01"
+VERSION = 1
+# magic, format version, memories, table slots, the store's write marker when built (see
+# kenning.hooks.locate.version_file), built at, offsets of the term table, postings and memories
+HEADER = "<8sIII16sqqqq"
+HEADER_SIZE = 8 + 4 * 3 + 16 + 8 * 4
+SLOT = "<QII"  # fnv64 of the term, postings offset, document frequency
+SLOT_SIZE = 16
+POSTING = "<If"  # memory number, BM25 weight (idf included)
+POSTING_SIZE = 8
+RECORD = "<ffqqqBI"  # confidence, pagerank, created, updated, accessed, flags, text length
+RECORD_SIZE = 4 + 4 + 8 * 3 + 1 + 4
+SEP = "\x1f"
+SUPERSEDED = 1
+FNV_OFFSET, FNV_PRIME, MASK = 0xCBF29CE484222325, 0x100000001B3, (1 << 64) - 1
+
+
+def fnv64(term: str) -> int:
+    """FNV-1a over UTF-8: a hash that is the same in every process (``hash()`` is not)."""
+    h = FNV_OFFSET
+    for byte in term.encode("utf-8"):
+        h = ((h ^ byte) * FNV_PRIME) & MASK
+    return h or 1
+
+
+def stem(word: str) -> str:
+    """A light English stemmer (plural and -ing/-ed forms), the same at build and query time."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("sses"):
+        return word[:-2]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)]
+            return base[:-1] if len(base) > 3 and base[-1] == base[-2] else base
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def terms_of(text: str) -> list[str]:
+    return [stem(w) for w in words(text)]

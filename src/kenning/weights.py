@@ -1,0 +1,17 @@
+"""Default ranking weights, importable without dataclasses or ``re`` so the prompt hook ranks
+with exactly the numbers ``kenning.ranking.RankWeights`` uses."""
+
+CONFIDENCE_WEIGHT = 0.15
+RECENCY_WEIGHT = 0.10
+RECENCY_HALF_LIFE_DAYS = 30.0
+OUTCOME_FACTOR: tuple[tuple[str, float], ...] = (("failed", 0.85), ("partial", 0.95))
+SUPERSEDED_FACTOR = 0.85
+GRAPH_ALPHA = 0.9
+DAY_MS = 86_400_000
+
+
+def recency(created_at_ms: int, now_ms: int, half_life_days: float = RECENCY_HALF_LIFE_DAYS
+            ) -> float:
+    """1.0 for a memory made now, halving every ``half_life_days``."""
+    age_days = max(0.0, (now_ms - created_at_ms) / DAY_MS)
+    return 0.5 ** (age_days / half_life_days)

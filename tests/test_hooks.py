@@ -1,0 +1,261 @@
+"""The Claude Code hooks through their real entry point: real JSON on stdin, Claude Code's output
+protocol on stdout, exit 0 whatever happens."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kenning import Kenning
+from kenning.hooks import journal
+from kenning.hooks.locate import journal_dir
+
+HOOK = Path(sys.executable).parent / "kenning-hook"
+KENNING = Path(sys.executable).parent / "kenning"
+DECISION = ("The billing ledger uses PostgreSQL with SERIALIZABLE isolation so concurrent "
+            "charges cannot double-book")
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    home = tmp_path / "home"
+    home.mkdir()
+    out = {k: v for k, v in os.environ.items() if not k.startswith("KENNING_")}
+    out.update(KENNING_HOME=str(tmp_path / "kdata"), KENNING_DB=str(tmp_path / "k.db"),
+               KENNING_EMBEDDER="none", HOME=str(home))
+    return out
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    p = tmp_path / "proj"
+    p.mkdir()
+    subprocess.run(["git", "init", "-q", str(p)], check=True)
+    return p
+
+
+def payload(event: str, project: Path, **fields: Any) -> str:
+    return json.dumps({"session_id": "sess-1", "transcript_path": str(project / "t.jsonl"),
+                       "cwd": str(project), "hook_event_name": event, **fields})
+
+
+def hook(event: str, stdin: str | bytes, env: dict[str, str], *, via_cli: bool = False
+         ) -> subprocess.CompletedProcess[bytes]:
+    cmd = [str(KENNING), "hook", event] if via_cli else [str(HOOK), event]
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    return subprocess.run(cmd, input=data, env=env, capture_output=True, timeout=60)
+
+
+def seeded(env: dict[str, str], project: Path) -> Kenning:
+    from kenning.keys import project_key
+
+    k = Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())), embedder=None)
+    k.remember(DECISION, type="decision", topic="ledger_db")
+    k.remember("The navbar component lives in src/ui/Navbar.tsx", type="context")
+    return k
+
+
+def context_of(result: subprocess.CompletedProcess[bytes]) -> str:
+    assert result.returncode == 0, result.stderr
+    if not result.stdout:
+        return ""
+    out = json.loads(result.stdout)
+    assert out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    return out["hookSpecificOutput"]["additionalContext"]
+
+
+def errors(env: dict[str, str]) -> list[dict[str, Any]]:
+    path = Path(env["KENNING_HOME"]) / "errors.jsonl"
+    return [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_prompt_gets_related_memories_with_ids_and_nothing_for_unrelated(env, project) -> None:
+    with seeded(env, project) as k:
+        decision = k.list(types="decision")[0]
+    text = context_of(hook("UserPromptSubmit", payload(
+        "UserPromptSubmit", project, prompt="How should the billing ledger handle simultaneous "
+        "charges?"), env))
+    assert DECISION in text and decision.id in text and "Navbar" not in text
+    assert context_of(hook("UserPromptSubmit", payload(
+        "UserPromptSubmit", project, prompt="make the button blue please"), env)) == ""
+    # what was injected is journalled (ids and score parts, no prompt text)
+    lines = (Path(journal_dir(env["KENNING_DB"])) / journal.FILE).read_text().splitlines()
+    [event] = [json.loads(x) for x in lines]
+    assert event["kind"] == "injected" and event["data"]["memories"][0]["id"] == decision.id
+    assert "simultaneous" not in json.dumps(event)  # prompt words not in the store: not kept
+    assert not errors(env)
+
+
+def test_prompt_index_is_used_and_a_store_write_makes_it_stale(env, project) -> None:
+    with seeded(env, project) as k:
+        built = k.build_prompt_index()
+        assert built["memories"] == 2
+    question = payload("UserPromptSubmit", project, prompt="which isolation does the ledger use?")
+    via_index = context_of(hook("UserPromptSubmit", question, env))
+    assert DECISION in via_index
+    with seeded(env, project) as k:  # a write after the build: the hook must not miss it
+        k.remember("Ledger isolation was raised after the March double-charge incident",
+                   type="insight")
+        assert k.build_prompt_index(force=False).get("fresh") is None  # stale, so rebuilt
+    fresh = context_of(hook("UserPromptSubmit", question, env))
+    assert "March double-charge" in fresh and DECISION in fresh
+
+
+def test_kenning_hook_command_is_the_same_entry_point(env, project) -> None:
+    seeded(env, project).close()
+    out = hook("user-prompt-submit", payload("UserPromptSubmit", project,
+                                             prompt="billing ledger isolation"), env, via_cli=True)
+    assert DECISION in context_of(out)
+
+
+@pytest.mark.parametrize("stdin", [b"not json", b"", b"[1, 2]", b'{"prompt": 42}',
+                                   b"\xff\xfe\x00garbage"])
+def test_bad_payloads_exit_zero_with_no_output(env, project, stdin: bytes) -> None:
+    seeded(env, project).close()
+    for event in ("UserPromptSubmit", "PostToolUse", "SessionStart", "PreCompact", "SessionEnd"):
+        result = hook(event, stdin, env)
+        assert (result.returncode, result.stdout) == (0, b""), (event, result.stderr)
+
+
+def test_malformed_json_is_logged_where_doctor_shows_it(env, project) -> None:
+    hook("PostToolUse", "{not json", env)
+    [err] = errors(env)
+    assert err["where"] == "hook PostToolUse" and "property name" in err["error"]
+    doctor = subprocess.run([str(KENNING), "doctor"], env=env, capture_output=True, text=True)
+    assert "hook PostToolUse" in doctor.stdout
+
+
+def test_ten_megabyte_prompt_exits_zero_within_budget(env, project) -> None:
+    seeded(env, project).close()
+    env = dict(env, KENNING_HOOKS_PROMPT_BUDGET_MS="1500")
+    big = "billing ledger " + "lorem ipsum dolor " * 600_000  # ~10.8 MB
+    t0 = time.monotonic()
+    result = hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt=big), env)
+    assert result.returncode == 0
+    assert time.monotonic() - t0 < 10  # the budget (1.5 s) plus process start, generously
+    assert result.stdout == b"" or DECISION in context_of(result)
+
+
+def test_unreadable_store_exits_zero_and_logs(env, project, tmp_path: Path) -> None:
+    bad = tmp_path / "garbage.db"
+    bad.write_bytes(b"this is not a sqlite database" * 100)
+    env = dict(env, KENNING_DB=str(bad))
+    for event, body in (("UserPromptSubmit", {"prompt": "billing ledger"}),
+                        ("SessionStart", {"source": "startup"}), ("SessionEnd", {})):
+        result = hook(event, payload(event, project, **body), env)
+        assert (result.returncode, result.stdout) == (0, b"")
+    assert len(errors(env)) >= 2
+    assert bad.read_bytes() == b"this is not a sqlite database" * 100  # left exactly as it was
+
+
+def test_tool_outcomes_are_journalled_without_arguments_or_output(env, project) -> None:
+    secret = "sk-ant-api03-" + "A" * 40
+    hook("PostToolUse", payload("PostToolUse", project, tool_name="Bash",
+                                tool_input={"command": f"export ANTHROPIC_API_KEY={secret}"},
+                                tool_response={"stdout": secret, "stderr": "",
+                                               "interrupted": False}), env)
+    hook("PostToolUseFailure", payload("PostToolUseFailure", project, tool_name="Bash",
+                                       tool_input={"command": "npm test -- --ci"},
+                                       error="exit code 1"), env)
+    hook("PostToolUse", payload("PostToolUse", project, tool_name="Edit",
+                                tool_input={"file_path": str(project / "a.py")},
+                                tool_response={"filePath": str(project / "a.py")}), env)
+    raw = (Path(journal_dir(env["KENNING_DB"])) / journal.FILE).read_text()
+    assert secret not in raw
+    events = [json.loads(x)["data"] for x in raw.splitlines()]
+    assert events[0] == {"tool": "Bash", "ok": True, "cmd": "export"}
+    assert events[1]["ok"] is False and events[1]["cmd"] == "npm test"
+    assert events[2] == {"tool": "Edit", "ok": True, "file": str(project / "a.py")}
+
+
+def test_parallel_hooks_never_interleave_journal_lines(env, project) -> None:
+    body = payload("PostToolUse", project, tool_name="Bash", tool_input={"command": "make build"},
+                   tool_response={"stdout": "", "stderr": "", "interrupted": False})
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(lambda _: hook("PostToolUse", body, env), range(32)))
+    assert all(r.returncode == 0 for r in results)
+    events, bad = journal.read(str(Path(journal_dir(env["KENNING_DB"])) / journal.FILE))
+    assert (len(events), bad) == (32, 0) and len({e["id"] for e in events}) == 32
+
+
+def test_session_loop_ingests_brief_learns_and_checkpoints(env, project) -> None:
+    with seeded(env, project) as k:
+        decision = k.list(types="decision")[0]
+    start = hook("SessionStart", payload("SessionStart", project, source="startup"), env)
+    brief = json.loads(start.stdout)["hookSpecificOutput"]
+    assert brief["hookEventName"] == "SessionStart" and decision.id in brief["additionalContext"]
+    context_of(hook("UserPromptSubmit", payload("UserPromptSubmit", project,
+                                                prompt="billing ledger isolation level?"), env))
+    hook("PostToolUseFailure", payload("PostToolUseFailure", project, tool_name="Bash",
+                                       tool_input={"command": "pytest tests/ledger"},
+                                       error="1 failed"), env)
+    assert hook("PreCompact", payload("PreCompact", project, trigger="manual",
+                                      custom_instructions="keep the ledger work"),
+                env).returncode == 0
+    assert hook("SessionEnd", payload("SessionEnd", project, reason="other"), env).returncode == 0
+    assert not errors(env), errors(env)
+    with seeded(env, project) as k:
+        got = k.get(decision.id)
+        assert got.access_count == 1  # the injection counted as a use
+        reasons = [h["reason"] for h in k.confidence_history(decision.id)]
+        assert reasons[0] == "accessed" and "failing command" in reasons[-1]
+        [cp] = k.list(types="checkpoint")
+        assert "keep the ledger work" in cp.content and "pytest" in cp.content
+        assert k.injections()[0]["memories"][0]["id"] == decision.id
+    assert not (Path(journal_dir(env["KENNING_DB"])) / journal.FILE).exists()  # all ingested
+
+
+def test_file_only_fallback_keeps_events_until_the_store_is_healthy(env, project, tmp_path
+                                                                    ) -> None:
+    db = Path(env["KENNING_DB"])
+    db.write_bytes(b"not yet a database")  # e.g. a half-copied file, a disk problem
+    hook("PostToolUse", payload("PostToolUse", project, tool_name="Edit",
+                                tool_input={"file_path": str(project / "x.py")}), env)
+    hook("PreCompact", payload("PreCompact", project, trigger="manual",
+                               custom_instructions="remember the x.py refactor"), env)
+    events, _ = journal.read(str(Path(journal_dir(str(db))) / journal.FILE))
+    assert [e["kind"] for e in events] == ["tool", "remember"]
+    db.unlink()  # the store is healthy again (here: recreated)
+    start = hook("SessionStart", payload("SessionStart", project, source="startup"), env)
+    assert start.returncode == 0
+    with seeded(env, project) as k:
+        [cp] = k.list(types="checkpoint")
+        assert "remember the x.py refactor" in cp.content
+        assert [e.kind for e in k.store.session_events(session_id="sess-1")][:1] == ["tool"]
+
+
+def test_unknown_event_is_a_usage_error(env) -> None:
+    result = hook("NoSuchEvent", "{}", env)
+    assert result.returncode == 2 and b"usage: kenning hook" in result.stderr
+
+
+def test_disabled_hooks_do_nothing(env, project) -> None:
+    seeded(env, project).close()
+    (project / "kenning.toml").write_text("[hooks]\nenabled = false\n")
+    result = hook("UserPromptSubmit", payload("UserPromptSubmit", project,
+                                              prompt="billing ledger"), env)
+    assert (result.returncode, result.stdout) == (0, b"")
+
+
+def test_subagent_report_becomes_a_redacted_finding_of_that_agent(env, project) -> None:
+    secret = "ghp_" + "x" * 36
+    report = (f"Found that the ledger tests need the advisory-lock fixture; token {secret} "
+              "was in the old CI config")
+    hook("SubagentStop", payload("SubagentStop", project, agent_id="a1", agent_type="reviewer",
+                                 last_assistant_message=report, stop_hook_active=False), env)
+    raw = (Path(journal_dir(env["KENNING_DB"])) / journal.FILE).read_text()
+    assert secret not in raw
+    assert hook("SessionEnd", payload("SessionEnd", project, reason="other"),
+                env).returncode == 0
+    with seeded(env, project) as k:
+        [finding] = [m for m in k.list() if "advisory-lock" in m.content]
+        assert secret not in finding.content and finding.agent == "reviewer"
+        assert "agent:reviewer" in json.dumps(finding.metadata)
