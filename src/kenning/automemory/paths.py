@@ -1,0 +1,86 @@
+"""Where Claude Code keeps auto memory and agent memory, resolved exactly as the client does
+(FINDINGS §4): ``$CLAUDE_CONFIG_DIR`` or ``$HOME/.claude``, the git root's real path as key."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from kenning.errors import ValidationError
+from kenning.keys import project_key
+from kenning.models import Scope
+from kenning.paths import git_root
+from kenning.validation import agent as check_agent
+
+INDEX = "MEMORY.md"
+
+
+def claude_config_dir(env: Mapping[str, str] | None = None) -> Path:
+    """The client's config directory: ``$CLAUDE_CONFIG_DIR``, else ``$HOME/.claude``."""
+    env = os.environ if env is None else env
+    if configured := env.get("CLAUDE_CONFIG_DIR"):
+        return Path(configured).expanduser()
+    home = env.get("HOME") or env.get("USERPROFILE")
+    return (Path(home) if home else Path.home()) / ".claude"
+
+
+def client_key(path: str | os.PathLike[str]) -> str:
+    """The client's project key for ``path`` (see ``kenning.keys.project_key``)."""
+    return project_key(path)
+
+
+def memory_root(start: str | os.PathLike[str] | None = None) -> Path:
+    """The directory the client keys auto memory by: the git root's real path, else the real
+    path of ``start`` (the current directory by default)."""
+    base = Path(start) if start is not None else Path.cwd()
+    return git_root(base) or base.resolve()
+
+
+def auto_memory_dir(start: str | os.PathLike[str] | None = None,
+                    env: Mapping[str, str] | None = None) -> Path:
+    """``<config>/projects/<key>/memory`` for the project containing ``start``."""
+    return claude_config_dir(env) / "projects" / client_key(memory_root(start)) / "memory"
+
+
+def parse_scope(text: str) -> tuple[Scope, str]:
+    """``project:<agent>``, ``local:<agent>`` or ``user:<agent>`` as (scope, agent name)."""
+    if not isinstance(text, str) or ":" not in text:
+        raise ValidationError(
+            f"scope {text!r} must look like project:<agent>, local:<agent> or user:<agent>")
+    head, _, name = text.partition(":")
+    try:
+        scope = Scope(head.strip().lower())
+    except ValueError:
+        raise ValidationError(
+            f"unknown scope {head!r} in {text!r}: expected project, local or user") from None
+    return scope, agent_name(name.strip())
+
+
+def agent_name(name: str) -> str:
+    """A safe agent name: no separators, no traversal, no absolute paths (else a clear error)."""
+    if not isinstance(name, str) or not name:
+        raise ValidationError("agent name is empty")
+    if "/" in name or "\\" in name or os.path.isabs(name) or name in (".", ".."):
+        raise ValidationError(
+            f"agent name {name!r} is not allowed: it must not be a path (no '/', '\\' or '..')")
+    checked = check_agent(name)
+    assert checked is not None
+    return checked
+
+
+def agent_memory_dir(scope: Scope, agent: str, project_dir: str | os.PathLike[str] | None = None,
+                     env: Mapping[str, str] | None = None) -> Path:
+    """An agent's memory directory: ``<project>/.claude/agent-memory[-local]/<agent>/`` or
+    ``<config>/agent-memory/<agent>/`` (the client uses its working directory as project)."""
+    name = agent_name(agent)
+    if scope is Scope.USER:
+        base = claude_config_dir(env) / "agent-memory"
+    else:
+        root = Path(project_dir) if project_dir is not None else Path.cwd()
+        sub = "agent-memory" if scope is Scope.PROJECT else "agent-memory-local"
+        base = root / ".claude" / sub
+    path = base / name
+    if path.parent != base:
+        raise ValidationError(f"agent name {agent!r} escapes {base}")
+    return path

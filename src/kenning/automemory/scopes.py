@@ -1,0 +1,130 @@
+"""Agent memory scopes (ADR-049 AgentMemoryScope, ADR-048 Appendix A): which agents have
+memory where, and knowledge transfer of high-confidence memories between scopes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kenning import validation as v
+from kenning.automemory.files import split_frontmatter
+from kenning.automemory.paths import (
+    INDEX,
+    agent_memory_dir,
+    agent_name,
+    claude_config_dir,
+    parse_scope,
+)
+from kenning.errors import ValidationError
+from kenning.models import Filters, Scope, iso
+
+if TYPE_CHECKING:
+    from kenning.facade import Kenning
+
+SCOPES = (Scope.PROJECT, Scope.LOCAL, Scope.USER)
+
+
+def scope_label(scope: Scope, agent: str) -> str:
+    return f"{scope.value}:{agent}"
+
+
+def defined_agents(project_dir: Path, env: Mapping[str, str] | None = None
+                   ) -> dict[str, str | None]:
+    """Agents defined in ``.claude/agents/*.md`` (project, then user) with their ``memory``
+    frontmatter scope (None when the agent has no memory)."""
+    out: dict[str, str | None] = {}
+    for base in (claude_config_dir(env) / "agents", project_dir / ".claude" / "agents"):
+        if not base.is_dir():
+            continue
+        for path in sorted(base.glob("*.md")):
+            try:
+                fm, _ = split_frontmatter(path.read_text(encoding="utf-8", errors="replace"))
+            except OSError:
+                continue
+            fm = fm or {}
+            name = str(fm.get("name") or path.stem)
+            memory = fm.get("memory")
+            out[name] = str(memory).lower() if memory in ("user", "project", "local") else None
+    return out
+
+
+def _dirs_on_disk(project_dir: Path, env: Mapping[str, str] | None) -> dict[tuple[Scope, str],
+                                                                           Path]:
+    out: dict[tuple[Scope, str], Path] = {}
+    bases = {
+        Scope.PROJECT: project_dir / ".claude" / "agent-memory",
+        Scope.LOCAL: project_dir / ".claude" / "agent-memory-local",
+        Scope.USER: claude_config_dir(env) / "agent-memory",
+    }
+    for scope, base in bases.items():
+        if base.is_dir():
+            for d in sorted(base.iterdir()):
+                if d.is_dir() and not d.is_symlink():
+                    try:
+                        out[(scope, agent_name(d.name))] = d
+                    except ValidationError:
+                        continue
+    return out
+
+
+def list_scopes(k: Kenning, project_dir: Path, env: Mapping[str, str] | None = None
+                ) -> list[dict[str, Any]]:
+    """Every (scope, agent) known from the store, from directories on disk or from agent
+    definitions: its directory, whether MEMORY.md exists and how many memories it holds."""
+    counts: dict[tuple[Scope, str], int] = {}
+    for scope in SCOPES:
+        for m in k.store.list(Filters(project=k.project, scopes=(scope,)), limit=None):
+            if m.agent:
+                counts[(m.scope, m.agent)] = counts.get((m.scope, m.agent), 0) + 1
+    on_disk = _dirs_on_disk(project_dir, env)
+    defined = defined_agents(project_dir, env)
+    keys = set(counts) | set(on_disk)
+    for name, memory in defined.items():
+        if memory:
+            try:
+                keys.add((Scope(memory), agent_name(name)))
+            except ValidationError:
+                continue
+    out = []
+    for scope, agent in sorted(keys, key=lambda t: (SCOPES.index(t[0]), t[1])):
+        directory = on_disk.get((scope, agent)) or agent_memory_dir(scope, agent, project_dir, env)
+        out.append({
+            "scope": scope_label(scope, agent), "kind": scope.value, "agent": agent,
+            "dir": str(directory), "exists": directory.is_dir(),
+            "index_exists": (directory / INDEX).is_file(),
+            "memories": counts.get((scope, agent), 0),
+            "defined": agent in defined, "defined_memory": defined.get(agent),
+        })
+    return out
+
+
+def transfer(k: Kenning, from_scope: str, to_scope: str, min_confidence: float = 0.8
+             ) -> dict[str, Any]:
+    """Copy the memories of one agent scope with confidence >= ``min_confidence`` into another,
+    keeping type, topic, category, tags and confidence, with where they came from in metadata.
+    Copies already there (same text) are not made again."""
+    src_scope, src_agent = parse_scope(from_scope)
+    dst_scope, dst_agent = parse_scope(to_scope)
+    if (src_scope, src_agent) == (dst_scope, dst_agent):
+        raise ValidationError("transfer needs two different scopes")
+    threshold = v.confidence(min_confidence)
+    source = [m for m in k.store.list(
+        Filters(project=k.project, scopes=(src_scope,), agent=src_agent), limit=None,
+        newest_first=False) if m.confidence >= threshold]
+    now = k.clock()
+    items = [{
+        "text": m.content, "summary": m.summary, "type": m.type, "topic": m.topic,
+        "category": m.category, "tags": list(m.tags), "source": m.source,
+        "confidence": m.confidence, "scope": dst_scope, "agent": dst_agent,
+        "metadata": {**{key: val for key, val in m.metadata.items() if key != "automemory"},
+                     "transfer": {"from": scope_label(src_scope, src_agent), "memory_id": m.id,
+                                  "at": iso(now)}},
+    } for m in source]
+    stored = k.remember_many(items) if items else []
+    new = sum(1 for m in stored if m.is_new)
+    return {
+        "from": scope_label(src_scope, src_agent), "to": scope_label(dst_scope, dst_agent),
+        "min_confidence": threshold, "considered": len(source), "transferred": new,
+        "already_there": len(stored) - new, "ids": [m.id for m in stored if m.is_new],
+    }
