@@ -1,0 +1,380 @@
+"""Pure rules that turn a transcript and commits into candidate memories (M36): commands that
+failed then passed (gotcha + fix), build/test commands that worked, user corrections as
+preferences, files edited together and decisions stated in commits. No I/O, no model."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from kenning.extract.gitlog import Commit
+from kenning.extract.transcript import ToolCall, Transcript, UserText
+
+# Tools that do the same job: a correction naming one rules out its siblings.
+FAMILIES = (
+    frozenset({"npm", "pnpm", "yarn", "bun", "npx", "pnpx"}),
+    frozenset({"pip", "pip3", "uv", "poetry", "pipenv", "conda"}),
+    frozenset({"python", "python3", "py"}),
+    frozenset({"jest", "vitest", "mocha"}),
+    frozenset({"pytest", "unittest", "nose2"}),
+    frozenset({"eslint", "biome", "oxlint"}),
+    frozenset({"black", "ruff", "yapf", "autopep8"}),
+    frozenset({"make", "just", "task"}),
+)
+_PKG = FAMILIES[0]
+_BUILD_WORDS = {
+    "test": "test", "tests": "test", "pytest": "test", "jest": "test", "vitest": "test",
+    "mocha": "test", "tox": "test", "nox": "test", "build": "build", "compile": "build",
+    "tsc": "typecheck", "typecheck": "typecheck", "mypy": "typecheck", "pyright": "typecheck",
+    "lint": "lint", "ruff": "lint", "eslint": "lint", "clippy": "lint", "check": "check",
+    "vet": "lint", "make": "build", "format": "format", "fmt": "format",
+}
+_READ_ONLY = {"ls", "cat", "head", "tail", "grep", "rg", "find", "pwd", "echo", "which", "wc",
+              "git", "sed", "awk", "less", "tree", "stat", "file", "diff"}
+_ERROR_LINE = re.compile(r"error|ERR!|FAIL|failed|exception|traceback|cannot|not found|"
+                         r"no such|denied|undefined|expected|assert", re.I)
+_CORRECTION = re.compile(r"^\s*(no|nope|nah|don'?t|do not|stop|wrong|not that|actually|"
+                         r"instead|please don'?t)\b[\s,.!:;—-]*(.*)$", re.I | re.S)
+_DIRECTIVE = re.compile(r"\b(use|prefer|switch to|stick (?:with|to)|run|call)\s+`?([\w.@/:+-]+)`?",
+                        re.I)
+_STANDING = re.compile(r"^\s*(?:please\s+)?(always|never)\s+(\w+.*)$|"
+                       r"\b(?:we|i) (?:always |only )?(?:use|prefer)\s+`?([\w.@/:+-]+)`?|"
+                       r"\binstead of\b|\brather than\b", re.I)
+_DECISION = re.compile(
+    r"\b(switch(?:ed|es)? (?:to|from)|migrat(?:e|ed|es) (?:to|from)|replac(?:e|ed|es) \S+.* with|"
+    r"use[sd]? .+ instead of|in favou?r of|adopt(?:ed|s)?|decid(?:e|ed)|chose|choose|"
+    r"deprecat(?:e|ed)|drop(?:ped)? support|move[sd]? (?:to|from))\b", re.I)
+_FIX = re.compile(r"^(fix|bugfix|hotfix)(\(.+?\))?!?:\s*|^fix(es|ed)?\s+", re.I)
+MAX_TEXT = 400
+
+
+@dataclass
+class Candidate:
+    """A proposed memory with how sure the rule is and where it came from."""
+
+    kind: str  # gotcha, fix, pattern, preference, co_edit, decision
+    text: str
+    type: str
+    category: str
+    confidence: float
+    episode: str
+    provenance: dict[str, Any]
+    topic: str | None = None
+    duplicate_of: str | None = None
+    similarity: float | None = None
+    refined: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_item(self) -> dict[str, Any]:
+        """Keyword arguments for ``Kenning.remember``."""
+        via = self.provenance.get("via", "rules")
+        return {
+            "text": self.text, "type": self.type, "category": self.category,
+            "confidence": round(self.confidence, 3), "topic": self.topic,
+            "tags": ["extracted", self.kind], "source": f"extract:{via}",
+            "metadata": {"episode": self.episode, "kind": self.kind, "extracted": True,
+                         "provenance": self.provenance, **self.extra},
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "text": self.text, "type": self.type, "category": self.category,
+            "confidence": round(self.confidence, 3), "episode": self.episode,
+            "topic": self.topic, "provenance": self.provenance,
+            "duplicate_of": self.duplicate_of,
+            "similarity": None if self.similarity is None else round(self.similarity, 3),
+            "refined": self.refined,
+        }
+
+
+def _clip(text: str, limit: int = MAX_TEXT) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _tokens(segment: str) -> list[str]:
+    try:
+        toks = shlex.split(segment)
+    except ValueError:
+        toks = segment.split()
+    while toks and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", toks[0]):
+        toks.pop(0)
+    return toks
+
+
+def main_segment(command: str) -> str:
+    """The part of a shell line that does the work: ``cd x && npm test`` -> ``npm test``."""
+    parts = [p.strip() for p in re.split(r"&&|\|\||;|\n", command) if p.strip()]
+    for part in reversed(parts):
+        toks = _tokens(part.split("|")[0])
+        if toks and toks[0] not in ("cd", "export", "source", ".", "set", "echo"):
+            return part.split("|")[0].strip()
+    return parts[-1] if parts else command.strip()
+
+
+def command_key(command: str) -> tuple[str, str]:
+    """(tool, sub-command) of a shell line: ``npm run build`` -> (npm, build)."""
+    toks = _tokens(main_segment(command))
+    if not toks:
+        return "", ""
+    tool = os.path.basename(toks[0])
+    rest = [t for t in toks[1:] if not t.startswith("-")]
+    if tool in _PKG and rest[:1] in (["run"], ["exec"], ["x"]):
+        rest = rest[1:]
+    if tool in ("python", "python3", "py") and "-m" in toks:
+        i = toks.index("-m")
+        return tool, toks[i + 1] if i + 1 < len(toks) else ""
+    return tool, rest[0] if rest else ""
+
+
+def family(tool: str) -> frozenset[str]:
+    return next((f for f in FAMILIES if tool in f), frozenset({tool}))
+
+
+def same_task(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """Same tool and sub-command, or sibling tools doing the same sub-command."""
+    return a == b or (a[1] == b[1] and a[1] != "" and b[0] in family(a[0]))
+
+
+def build_kind(key: tuple[str, str]) -> str | None:
+    """test / build / lint / typecheck / format when the command is one of those, else None."""
+    tool, sub = key
+    if tool in _PKG or tool in ("cargo", "go", "dotnet", "mvn", "gradle", "./gradlew", "deno"):
+        return _BUILD_WORDS.get(sub)
+    if tool in ("python", "python3", "py"):
+        return _BUILD_WORDS.get(sub)
+    return _BUILD_WORDS.get(tool)
+
+
+def error_line(output: str) -> str:
+    """The most telling line of a failed command's output."""
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
+    lines = [ln for ln in lines if not re.fullmatch(r"(error: )?exit code \d+", ln, re.I)]
+    for pattern in (re.compile(r"\b\w*(Error|Exception)\b:", re.S), _ERROR_LINE):
+        for ln in lines:
+            if pattern.search(ln):
+                return _clip(ln, 200)
+    return _clip(lines[0], 200) if lines else "non-zero exit"
+
+
+def _rel(path: str, cwd: str | None) -> str:
+    if cwd and os.path.isabs(path):
+        try:
+            rel = os.path.relpath(path, cwd)
+            if not rel.startswith(".."):
+                return rel
+        except ValueError:
+            pass
+    return path
+
+
+def _src(t: Transcript, lines: list[int]) -> dict[str, Any]:
+    return {"via": "transcript", "path": t.path, "session_id": t.session_id,
+            "lines": sorted(set(lines))}
+
+
+def failed_then_passed(t: Transcript) -> list[Candidate]:
+    """A gotcha (what failed and why) and a fix (what made it pass) per recovered command."""
+    out: list[Candidate] = []
+    calls = [c for c in t.calls if c.ok is not None]
+    open_fail: dict[int, ToolCall] = {}
+    for i, call in enumerate(calls):
+        if call.name != "Bash" or not call.command:
+            continue
+        key = command_key(call.command)
+        if not call.ok:
+            if key[0] in _READ_ONLY or any(same_task(command_key(calls[j].command), key)
+                                           for j in open_fail):
+                continue
+            open_fail[i] = call
+            continue
+        for j, failed in list(open_fail.items()):
+            if not same_task(command_key(failed.command), key):
+                continue
+            del open_fail[j]
+            out += _gotcha_and_fix(t, failed, call, calls[j + 1 : i])
+    return out
+
+
+def _gotcha_and_fix(t: Transcript, failed: ToolCall, passed: ToolCall,
+                    between: list[ToolCall]) -> list[Candidate]:
+    bad, good = main_segment(failed.command), main_segment(passed.command)
+    err = error_line(failed.output)
+    edits = list(dict.fromkeys(_rel(c.file_path, t.cwd) for c in between
+                               if c.ok and c.file_path and c.name in
+                               ("Edit", "Write", "MultiEdit", "NotebookEdit")))
+    ran = [main_segment(c.command) for c in between if c.ok and c.name == "Bash" and c.command
+           and command_key(c.command)[0] not in _READ_ONLY
+           and not same_task(command_key(c.command), command_key(failed.command))]
+    lines = [failed.line, passed.line, *(c.line for c in between if c.file_path)]
+    gotcha = Candidate(
+        "gotcha", _clip(f"`{bad}` failed: {err}"), "gotcha", "debugging", 0.75, "gotcha",
+        _src(t, [failed.line]), extra={"command": bad, "error": err})
+    steps = []
+    if edits:
+        steps.append("changed " + ", ".join(f"`{e}`" for e in edits[:5]))
+    if ran:
+        steps.append("ran " + ", ".join(f"`{r}`" for r in ran[:3]))
+    if good != bad:
+        steps.append(f"used `{good}` instead")
+    if not steps:
+        gotcha.text = _clip(f"`{bad}` failed once ({err}) and passed on a retry (flaky?)")
+        gotcha.confidence = 0.55
+        return [gotcha]
+    fix = Candidate(
+        "fix", _clip(f"Fix for `{bad}` failing with {err}: {'; '.join(steps)}; "
+                     f"then `{good}` passed."),
+        "insight", "debugging", 0.7, "task_outcome", _src(t, lines),
+        extra={"command": good, "files": edits[:10]})
+    return [gotcha, fix]
+
+
+def preferences(t: Transcript) -> list[Candidate]:
+    """User corrections and standing instructions ("no, use pnpm", "always ...")."""
+    out: list[Candidate] = []
+    last_tool: str | None = None
+    for e in t.events:
+        if isinstance(e, ToolCall):
+            if e.name == "Bash" and e.command:
+                last_tool = command_key(e.command)[0]
+            continue
+        assert isinstance(e, UserText)
+        cand = _preference(e.text, last_tool)
+        if cand is not None:
+            text, conf, tool, avoid = cand
+            out.append(Candidate("preference", text, "preference", "preferences", conf,
+                                 "pattern", _src(t, [e.line]),
+                                 extra={"said": _clip(e.text, 200), "tool": tool,
+                                        "avoid": avoid}))
+    return out
+
+
+_NEGATIONS = {"don't", "dont", "do not", "never", "stop", "please don't", "please dont"}
+_VAGUE = {"whatever", "it", "this", "that", "the", "a", "an", "any", "your", "my", "them",
+          "one", "something", "anything"}
+
+
+def _preference(text: str, last_tool: str | None
+                ) -> tuple[str, float, str | None, str | None] | None:
+    """(text, confidence, tool preferred, tool to avoid) for a correction or standing
+    instruction in ``text``; None for anything else."""
+    head = text.strip()[:400]
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", head):
+        m = _CORRECTION.match(sentence)
+        if m:
+            negated = " ".join(m.group(1).lower().split()) in _NEGATIONS
+            found = [d for d in _DIRECTIVE.finditer(m.group(2) or "")
+                     if d.group(2).strip("`.,").lower() not in _VAGUE
+                     and (d.group(1).lower() not in ("run", "call") or d.start() == 0)]
+            avoid = found.pop(0) if negated and found and found[0].start() == 0 else None
+            prefer = found[0] if found else None
+            if prefer is None and avoid is None:
+                continue
+            parts = []
+            if avoid is not None:
+                parts.append(f"do not {avoid.group(1).lower()} {avoid.group(2).strip('`.,')}")
+            tool = prefer.group(2).strip("`.,") if prefer is not None else None
+            if prefer is not None and tool is not None:
+                instead = ""
+                if last_tool and last_tool != tool and tool in family(last_tool):
+                    instead = f", not {last_tool}"
+                parts.append(f"{prefer.group(1).lower()} {tool}{instead}")
+            said = _clip(sentence, 120)
+            return (_clip(f"User preference: {'; '.join(parts)} (correction: \"{said}\")"),
+                    0.8, tool, avoid.group(2).strip("`.,") if avoid is not None else None)
+        s = _STANDING.search(sentence)
+        if s and (s.group(1) or s.group(3) or _DIRECTIVE.search(sentence)):
+            return _clip(f"User preference: {sentence.strip()}"), 0.7, None, None
+    return None
+
+
+def patterns(t: Transcript, prefs: list[Candidate]) -> list[Candidate]:
+    """Build / test / lint commands that worked, minus ones the user corrected away from."""
+    preferred = {p.extra["tool"] for p in prefs if p.extra.get("tool")}
+    ruled_out = {tool for pref in preferred for tool in family(pref) if tool != pref}
+    ruled_out |= {p.extra["avoid"] for p in prefs if p.extra.get("avoid")}
+    seen: dict[tuple[str, str], list[ToolCall]] = {}
+    for c in t.calls:
+        if c.name == "Bash" and c.ok and c.command:
+            key = command_key(c.command)
+            if build_kind(key) and key[0] not in ruled_out:
+                seen.setdefault(key, []).append(c)
+    out = []
+    for key, runs in seen.items():
+        cmd = main_segment(runs[-1].command)
+        kind = build_kind(key)
+        out.append(Candidate(
+            "pattern", _clip(f"Project {kind} command: `{cmd}` (worked in a session)"),
+            "pattern", "project-patterns", min(0.8, 0.6 + 0.1 * (len(runs) - 1)), "pattern",
+            _src(t, [r.line for r in runs]), extra={"command": cmd}))
+    return out
+
+
+def co_edits(t: Transcript) -> list[Candidate]:
+    files = list(dict.fromkeys(_rel(c.file_path, t.cwd) for c in t.calls if c.ok and c.file_path
+                               and c.name in ("Edit", "Write", "MultiEdit", "NotebookEdit")))
+    if not 2 <= len(files) <= 8:
+        return []
+    lines = [c.line for c in t.calls if c.file_path]
+    return [Candidate("co_edit", _clip("Files edited together in one session: "
+                                       + ", ".join(f"`{f}`" for f in files)),
+                      "insight", "project-patterns", 0.5, "codebase_discovery", _src(t, lines),
+                      extra={"files": files})]
+
+
+def from_commits(commits: list[Commit], repo: str) -> list[Candidate]:
+    """Decisions and fixes stated in commit messages; files that keep changing together."""
+    out: list[Candidate] = []
+    for c in commits:
+        prov = {"via": "git", "repo": repo, "commit": c.sha[:12]}
+        message = c.subject + ("\n" + c.body.split("\n\n")[0] if c.body else "")
+        if _DECISION.search(message):
+            out.append(Candidate("decision", _clip(message.replace("\n", " — ", 1)), "decision",
+                                 "architecture", 0.7, "historical_context", prov))
+        elif _FIX.match(c.subject) and (c.body or len(c.subject) > 30):
+            what = _FIX.sub("", c.subject)
+            why = f" — {c.body.splitlines()[0]}" if c.body else ""
+            out.append(Candidate("fix", _clip(f"Fixed: {what}{why}"), "insight", "debugging",
+                                 0.55, "task_outcome", prov, extra={"files": c.files[:10]}))
+    pairs: Counter[tuple[str, str]] = Counter()
+    for c in commits:
+        if 2 <= len(c.files) <= 12:
+            pairs.update(combinations(sorted(set(c.files)), 2))
+    for (a, b), n in pairs.most_common(5):
+        if n >= 2:
+            out.append(Candidate("co_edit", f"`{a}` and `{b}` usually change together "
+                                 f"({n} commits)", "insight", "project-patterns",
+                                 min(0.75, 0.5 + 0.05 * n), "codebase_discovery",
+                                 {"via": "git", "repo": repo}, extra={"files": [a, b]}))
+    return out
+
+
+def from_transcript(t: Transcript) -> list[Candidate]:
+    prefs = preferences(t)
+    return [*failed_then_passed(t), *prefs, *patterns(t, prefs), *co_edits(t)]
+
+
+def session_summary(t: Transcript, cands: list[Candidate]) -> dict[str, Any] | None:
+    """A session_insight (auto-claude shape) built from a transcript's candidates, so
+    ``kenning insights`` shows what a session learned with nobody writing it down."""
+    mine = [c for c in cands if c.provenance.get("via") == "transcript"]
+    if not mine:
+        return None
+    by: dict[str, list[str]] = {}
+    for c in mine:
+        by.setdefault(c.kind, []).append(c.text)
+    task = next((u.text for u in t.user_texts), None)
+    return {
+        "session": t.session_id,
+        "task": _clip(task, 200) if task else None,
+        "what_worked": by.get("fix", []) + by.get("pattern", []),
+        "what_failed": by.get("gotcha", []),
+        "gotchas_encountered": by.get("gotcha", []),
+        "patterns_found": by.get("pattern", []),
+        "recommendations": by.get("preference", []),
+    }

@@ -1,0 +1,80 @@
+"""Multi-agent findings (ADR-048 §7, M10): agents recording at once, de-duplicated by meaning
+(cosine >= 0.85) and attributed to every source that found them. A lock file next to the store
+makes "look for a near-duplicate, then write" atomic across processes."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from kenning.errors import ValidationError
+from kenning.paths import data_dir
+
+SIMILAR = 0.85  # M10: same finding at or above this cosine
+MAX_SOURCES = 64
+CORROBORATION = 0.05  # confidence gained per additional independent source
+MAX_CORROBORATED = 0.95
+_SOURCE = re.compile(r"^[A-Za-z][\w.-]*(:[\w.@/-]+)*$")
+
+
+def source(value: object) -> str:
+    """A finding's source: ``agent:<type>``, ``swarm:<id>:<agent>``, ``mcp``, ``user``..."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValidationError("source is empty: use agent:<type> or swarm:<id>:<agent>")
+    s = value.strip()
+    if len(s) > 200 or not _SOURCE.match(s):
+        raise ValidationError(f"source {s[:40]!r} is not like agent:<type> or swarm:<id>:<agent>")
+    if s.startswith("swarm:") and s.count(":") != 2:
+        raise ValidationError("a swarm source is swarm:<id>:<agent>")
+    return s
+
+
+def lock_file(store_location: str) -> Path:
+    """The lock for a store: beside its file when it is one, else in the data directory."""
+    p = Path(store_location)
+    if p.parent.is_dir() and not store_location.startswith(("postgres", ":memory:")):
+        return p.with_name(p.name + ".findings.lock")
+    d = data_dir()
+    d.mkdir(parents=True, exist_ok=True)
+    return d / "findings.lock"
+
+
+@contextmanager
+def exclusive(path: Path) -> Iterator[None]:
+    """Hold an exclusive OS lock on ``path`` (blocks until free; released on exit or crash)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if os.name == "nt":  # pragma: no cover - exercised on Windows only
+            import msvcrt
+
+            msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        if os.name == "nt":  # pragma: no cover
+            import msvcrt
+
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        os.close(fd)
+
+
+def merged_sources(existing: object, new: str) -> list[str]:
+    """The sources list with ``new`` added once (oldest first, bounded)."""
+    out = [s for s in existing if isinstance(s, str)] if isinstance(existing, list) else []
+    if new not in out:
+        out.append(new)
+    return out[-MAX_SOURCES:]
+
+
+def corroborated(current: float, incoming: float, new_source: bool) -> float:
+    """An independent source agreeing raises confidence a little (never past 0.95); the same
+    source saying it again changes nothing but can still raise it to what it reported."""
+    base = max(current, incoming)
+    return max(base, min(MAX_CORROBORATED, base + CORROBORATION)) if new_source else base
