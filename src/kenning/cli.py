@@ -538,6 +538,21 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
             ("redactions", str(s["redactions"])),
             ("error log", s["error_log"]),
         ]
+        if pg := s.get("postgres"):
+            pool = pg["pool"]
+            indexes = ", ".join(
+                f"{i['name']} ({'valid' if i['valid'] else 'NOT VALID'}, {i['bytes'] / 1e6:.1f} MB)"
+                for i in pg["hnsw_indexes"]) or "none yet (built with the first vector)"
+            lines[1:1] = [
+                ("server", f"PostgreSQL {pg['server_version']}, pgvector "
+                           f"{pg['pgvector_version']}, schema {pg['schema']}"),
+                ("scope", f"organisation {pg['organisation'] or '-'}, "
+                          f"workspace {pg['workspace'] or '-'}"),
+                ("hnsw indexes", f"{indexes}; ef_search {pg['ef_search']}"),
+                ("pool", f"{pool['size']}/{pool['max']} connections, {pool['available']} idle, "
+                         f"{pool['waiting']} waiting, {pool['errors']} errors, "
+                         f"{pool['lost']} lost"),
+            ]
         for key, value in lines:
             typer.echo(f"{key:<15} {value}")
         errors = s["recent_errors"]

@@ -15,9 +15,11 @@ import typer
 from kenning.errors import KenningError, NotFoundError
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
+# A string, not a Path: a PostgreSQL DSN (postgresql://...) must pass through untouched.
 DbOpt = Annotated[
-    Path | None,
-    typer.Option("--db", envvar="KENNING_DB", help="Store file (default: user data dir)."),
+    str | None,
+    typer.Option("--db", envvar="KENNING_DB",
+                 help="Store file or postgresql:// DSN (default: user data dir)."),
 ]
 TypesOpt = Annotated[
     list[str] | None, typer.Option("--type", "-t", help="Only these types (repeatable).")
@@ -37,7 +39,7 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 @contextmanager
-def open_kenning(db: Path | None) -> Iterator[Any]:
+def open_kenning(db: str | Path | None) -> Iterator[Any]:
     from kenning.facade import Kenning
 
     try:

@@ -1,0 +1,1244 @@
+"""The team engine: PostgreSQL with pgvector, shared by many processes and machines.
+
+psycopg 3 with a connection pool; ``tsvector`` full-text search weighted like the SQLite FTS
+columns; pgvector HNSW (cosine) indexes, one per vector dimension; rows scoped by organisation and
+workspace as well as project. Every contract method is one transaction, retried on deadlock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from kenning.errors import NotFoundError, StoreError, ValidationError
+from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS
+from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, SessionEvent
+from kenning.store.base import SCHEMA_VERSION, UPDATABLE
+from kenning.store.sqlite import (
+    _CATEGORIES,
+    _CREATED_BY,
+    _LINK_TYPES,
+    _OUTCOMES,
+    _SCOPES,
+    _TYPES,
+    CO_ACCESS_TOP,
+    _row_to_memory,
+)
+from kenning.text import embedding_text, keyword_terms
+
+if TYPE_CHECKING:
+    import numpy as np
+    import psycopg
+
+R = TypeVar("R")
+
+HNSW_MAX_DIM = 2000  # pgvector's limit for an HNSW index on the vector type
+EF_SEARCH = int(os.environ.get("KENNING_PG_EF_SEARCH", "100"))
+POOL_MAX = int(os.environ.get("KENNING_PG_POOL_MAX", "8"))
+RETRIES = 6  # deadlocks and serialisation failures are retried this often
+CHANGES_KEPT = 10_000
+# Rows written through one handle between ANALYZE runs: after a bulk load, stale statistics make
+# the planner join before it orders by distance instead of walking the HNSW index.
+ANALYZE_EVERY = 5_000
+STATS_CHECK_S = 30.0
+_MIGRATION_LOCK = 0x4B454E4E  # advisory lock key held while migrating ("KENN")
+_RANK = "ts_rank('{0.5, 0.5, 0.75, 1.0}', m.fts, q.q)"  # D tags, C content, B summary, A topic
+_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.:@-]{0,100}$")
+GLOBAL_META = frozenset({"link_generation"})  # counters kept for the whole database
+
+
+def redact_dsn(dsn: str) -> str:
+    """The DSN with any password replaced by ``***`` (for doctor, logs and errors)."""
+    out = re.sub(r"(://[^:/@?#]*):[^@/?#]*@", r"\1:***@", dsn)
+    return re.sub(r"(?i)(password=)[^&\s]*", r"\1***", out)
+
+
+MIGRATIONS: list[str] = [
+    f"""
+    CREATE EXTENSION IF NOT EXISTS vector;
+    CREATE TABLE meta (
+        organisation TEXT NOT NULL DEFAULT '',
+        workspace TEXT NOT NULL DEFAULT '',
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (organisation, workspace, key)
+    );
+    CREATE TABLE memories (
+        seq BIGSERIAL PRIMARY KEY,
+        id TEXT COLLATE "C" NOT NULL UNIQUE,
+        organisation TEXT NOT NULL DEFAULT '',
+        workspace TEXT NOT NULL DEFAULT '',
+        type TEXT NOT NULL CHECK (type IN {_TYPES}),
+        topic TEXT COLLATE "C",
+        summary TEXT NOT NULL CHECK (length(summary) > 0),
+        content TEXT NOT NULL CHECK (length(content) > 0),
+        category TEXT NOT NULL CHECK (category IN {_CATEGORIES}),
+        tags JSONB NOT NULL DEFAULT '[]' CHECK (jsonb_typeof(tags) = 'array'),
+        source TEXT,
+        confidence DOUBLE PRECISION NOT NULL CHECK (confidence >= 0.0 AND confidence <= 1.0),
+        outcome TEXT CHECK (outcome IS NULL OR outcome IN {_OUTCOMES}),
+        outcome_reason TEXT,
+        project TEXT COLLATE "C" NOT NULL,
+        scope TEXT NOT NULL CHECK (scope IN {_SCOPES}),
+        agent TEXT NOT NULL DEFAULT '',
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        last_accessed_at BIGINT,
+        access_count BIGINT NOT NULL DEFAULT 0 CHECK (access_count >= 0),
+        content_hash TEXT NOT NULL,
+        metadata JSONB NOT NULL DEFAULT '{{}}' CHECK (jsonb_typeof(metadata) = 'object'),
+        fts TSVECTOR GENERATED ALWAYS AS (
+            setweight(to_tsvector('english'::regconfig, coalesce(topic, '')), 'A')
+            || setweight(to_tsvector('english'::regconfig, summary), 'B')
+            || setweight(to_tsvector('english'::regconfig, content), 'C')
+            || setweight(jsonb_to_tsvector('english'::regconfig, tags, '["string"]'), 'D')
+        ) STORED,
+        UNIQUE (organisation, workspace, project, scope, agent, content_hash)
+    );
+    CREATE INDEX idx_memories_scope_project_created
+        ON memories(organisation, workspace, project, created_at);
+    CREATE INDEX idx_memories_type_created ON memories(type, created_at);
+    CREATE INDEX idx_memories_topic_created ON memories(topic, created_at);
+    CREATE INDEX idx_memories_created ON memories(created_at);
+    CREATE INDEX idx_memories_fts ON memories USING gin (fts);
+
+    CREATE TABLE memory_vectors (
+        seq BIGSERIAL PRIMARY KEY,
+        memory_id TEXT COLLATE "C" NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        embedder TEXT NOT NULL,
+        dim INTEGER NOT NULL CHECK (dim > 0),
+        vector VECTOR NOT NULL CHECK (vector_dims(vector) = dim),
+        UNIQUE (memory_id, embedder)
+    );
+    CREATE INDEX idx_vectors_embedder ON memory_vectors(embedder, dim);
+
+    CREATE TABLE memory_links (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        from_id TEXT COLLATE "C" NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        to_id TEXT COLLATE "C" NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        link_type TEXT NOT NULL CHECK (link_type IN {_LINK_TYPES}),
+        confidence DOUBLE PRECISION NOT NULL CHECK (confidence >= 0.0 AND confidence <= 1.0),
+        created_by TEXT NOT NULL CHECK (created_by IN {_CREATED_BY}),
+        metadata JSONB NOT NULL DEFAULT '{{}}',
+        relationship TEXT COLLATE "C" NOT NULL,
+        created_at BIGINT NOT NULL,
+        CHECK (from_id <> to_id),
+        UNIQUE (from_id, to_id, link_type, relationship)
+    );
+    CREATE INDEX idx_links_from ON memory_links(from_id);
+    CREATE INDEX idx_links_to ON memory_links(to_id);
+    CREATE INDEX idx_links_type ON memory_links(link_type);
+    CREATE INDEX idx_links_confidence ON memory_links(confidence);
+    CREATE INDEX idx_links_relationship ON memory_links(relationship);
+
+    CREATE TABLE memory_changes (
+        seq BIGSERIAL PRIMARY KEY,
+        memory_id TEXT NOT NULL
+    );
+    INSERT INTO meta(key, value) VALUES ('redactions', '0');
+    """,
+    """
+    CREATE TABLE graph_scores (
+        memory_id TEXT COLLATE "C" PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,
+        pagerank DOUBLE PRECISION NOT NULL CHECK (pagerank >= 0.0),
+        pagerank_norm DOUBLE PRECISION NOT NULL
+            CHECK (pagerank_norm >= 0.0 AND pagerank_norm <= 1.0),
+        community INTEGER NOT NULL,
+        computed_at BIGINT NOT NULL
+    );
+    CREATE INDEX idx_graph_scores_community ON graph_scores(community);
+    CREATE TABLE co_access (
+        a TEXT COLLATE "C" NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        b TEXT COLLATE "C" NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        count BIGINT NOT NULL CHECK (count > 0),
+        last_at BIGINT NOT NULL,
+        PRIMARY KEY (a, b),
+        CHECK (a < b)
+    );
+    CREATE INDEX idx_links_created ON memory_links(created_at);
+    INSERT INTO meta(key, value) VALUES ('link_generation', '0');
+    -- One bump per statement (not per row), so caches of traversals hear of any link change.
+    CREATE FUNCTION kenning_bump_link_generation() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        UPDATE meta SET value = (value::bigint + 1)::text
+        WHERE organisation = '' AND workspace = '' AND key = 'link_generation';
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER memory_links_changed AFTER INSERT OR UPDATE OR DELETE ON memory_links
+        FOR EACH STATEMENT EXECUTE FUNCTION kenning_bump_link_generation();
+    """,
+    """
+    CREATE TABLE session_events (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        organisation TEXT NOT NULL DEFAULT '',
+        workspace TEXT NOT NULL DEFAULT '',
+        session_id TEXT NOT NULL,
+        project TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        data JSONB NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX idx_session_events_session ON session_events(session_id, at_ms);
+    CREATE INDEX idx_session_events_kind ON session_events(kind, at_ms);
+    CREATE TABLE confidence_log (
+        seq BIGSERIAL PRIMARY KEY,
+        memory_id TEXT COLLATE "C" NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        at_ms BIGINT NOT NULL,
+        confidence DOUBLE PRECISION NOT NULL,
+        reason TEXT NOT NULL
+    );
+    CREATE INDEX idx_confidence_log_memory ON confidence_log(memory_id, at_ms);
+    """,
+]
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+# ADR-049's confidence rule (kenning.learning) as SQL over the row's own timestamps, evaluated
+# under the row lock of the UPDATE: concurrent processes never lose an access or a feedback.
+_ANCHOR_SQL = "GREATEST(created_at, updated_at, coalesce(last_accessed_at, 0))"
+_DECAYED_SQL = (
+    f"GREATEST(LEAST(confidence, {FLOOR}), confidence - {DECAY_PER_HOUR} * "
+    f"GREATEST(0, %(at)s - {_ANCHOR_SQL}) / {HOUR_MS}.0)"
+)
+_ACCESSED_SQL = f"LEAST({CEILING}, {_DECAYED_SQL} + {ACCESS_BOOST} * %(n)s)"
+_ADJUSTED_SQL = f"LEAST({CEILING}, GREATEST(0.0, {_DECAYED_SQL} + %(delta)s))"
+
+_MEMORY_COLUMNS = (
+    "id, type, topic, summary, content, category, tags, source, confidence, outcome, "
+    "outcome_reason, project, scope, agent, created_at, updated_at, last_accessed_at, "
+    "access_count, content_hash, metadata"
+)
+_M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in _MEMORY_COLUMNS.split(","))
+_LINK_COLUMNS = "id, from_id, to_id, link_type, confidence, created_by, metadata, created_at"
+_L_COLUMNS = ", ".join(f"l.{c.strip()}" for c in _LINK_COLUMNS.split(","))
+
+
+def _memory_row(row: Sequence[Any], is_new: bool = False) -> Memory:
+    """A memories row (JSONB already decoded by psycopg) as a Memory."""
+    r = list(row)
+    r[6] = json.dumps(r[6])
+    r[19] = json.dumps(r[19])
+    return _row_to_memory(r, is_new=is_new)
+
+
+def _link_row(row: Sequence[Any]) -> Link:
+    return Link(
+        id=row[0], from_id=row[1], to_id=row[2], link_type=LinkType(row[3]),
+        confidence=float(row[4]), created_by=CreatedBy(row[5]), metadata=dict(row[6]),
+        created_at=int(row[7]),
+    )
+
+
+def _where(filters: Filters, alias: str = "m") -> tuple[str, list[Any]]:
+    """SQL conditions (joined with AND, leading AND) for ``filters``, like the SQLite engine."""
+    p = f"{alias}."
+    clauses: list[str] = []
+    params: list[Any] = []
+    if filters.project is not None:
+        clauses.append(f"({p}project = %s OR {p}scope = 'user')")
+        params.append(filters.project)
+    if filters.types:
+        clauses.append(f"{p}type = ANY(%s)")
+        params.append([t.value for t in filters.types])
+    if filters.topic is not None:
+        clauses.append(f"{p}topic = %s")
+        params.append(filters.topic)
+    if filters.since is not None:
+        clauses.append(f"{p}created_at >= %s")
+        params.append(filters.since)
+    if filters.until is not None:
+        clauses.append(f"{p}created_at < %s")
+        params.append(filters.until)
+    if filters.scopes:
+        clauses.append(f"{p}scope = ANY(%s)")
+        params.append([s.value for s in filters.scopes])
+    if filters.agent is not None:
+        clauses.append(f"{p}agent = %s")
+        params.append(filters.agent)
+    return "".join(f" AND {c}" for c in clauses), params
+
+
+def _import_driver() -> Any:
+    try:
+        import psycopg
+        import psycopg_pool  # noqa: F401
+        from pgvector.psycopg import register_vector  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - they are core dependencies
+        raise StoreError(
+            f"the PostgreSQL engine needs psycopg, psycopg-pool and pgvector: {exc}"
+        ) from exc
+    return psycopg
+
+
+class PostgresStore:
+    """PostgreSQL + pgvector. Safe for many processes and machines: short transactions, row
+    locks for counters, deadlock retries, advisory locks for work that must run once."""
+
+    engine = "postgresql"
+
+    def __init__(
+        self, dsn: str, *, organisation: str | None = None, workspace: str | None = None,
+        pool_max: int = POOL_MAX, ef_search: int = EF_SEARCH,
+    ) -> None:
+        psycopg = _import_driver()
+        from psycopg_pool import ConnectionPool
+
+        self.dsn = dsn
+        self._location = redact_dsn(dsn)
+        self.organisation = organisation if organisation is not None else os.environ.get(
+            "KENNING_ORGANISATION", "")
+        self.workspace = workspace if workspace is not None else os.environ.get(
+            "KENNING_WORKSPACE", "")
+        for name, value in (("organisation", self.organisation), ("workspace", self.workspace)):
+            if not _SCOPE_NAME.match(value):
+                raise ValidationError(
+                    f"{name} {value!r} must be up to 100 letters, digits or _ . : @ -"
+                )
+        # Inlined as literals: the names are checked above, and every query needs them.
+        self._mine = (f"m.organisation = '{self.organisation}' "
+                      f"AND m.workspace = '{self.workspace}'")
+        self._indexed_dims: set[int] = set()
+        self.ef_search = int(ef_search)
+        self._written = 0
+        self._stats_checked = -STATS_CHECK_S
+        self._bulk = False
+        try:
+            with psycopg.connect(dsn, autocommit=True, connect_timeout=10) as conn:
+                self._migrate(conn)
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot open PostgreSQL store at {self._location}: "
+                             f"{_first_line(exc)}") from exc
+        self._pool = ConnectionPool(
+            dsn, min_size=1, max_size=max(1, pool_max), configure=self._configure,
+            check=ConnectionPool.check_connection, open=False, name="kenning",
+            kwargs={"connect_timeout": 10},
+        )
+        try:
+            self._pool.open(wait=True, timeout=30)
+        except Exception as exc:
+            self._pool.close()
+            raise StoreError(f"cannot open a connection pool to {self._location}: "
+                             f"{_first_line(exc)}") from exc
+
+    # -- setup ---------------------------------------------------------------------------------
+
+    def _configure(self, conn: psycopg.Connection[Any]) -> None:
+        """Per connection: numpy <-> vector adaptation and the HNSW search settings."""
+        from pgvector.psycopg import register_vector
+
+        register_vector(conn)
+        conn.execute(f"SET hnsw.ef_search = {self.ef_search}")
+        conn.execute("SET hnsw.iterative_scan = relaxed_order")
+        conn.commit()
+
+    def _migrate(self, conn: psycopg.Connection[Any]) -> None:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            conn.execute("CREATE TABLE IF NOT EXISTS kenning_schema (version INTEGER NOT NULL)")
+            row = conn.execute("SELECT max(version) FROM kenning_schema").fetchone()
+            version = int(row[0] or 0) if row else 0
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self._location} has schema version {version}, newer than this Kenning "
+                    f"({SCHEMA_VERSION}); upgrade Kenning"
+                )
+            if version == 0 and conn.execute(
+                "SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() "
+                "AND table_name = 'memories'"
+            ).fetchone():
+                raise StoreError(f"{self._location} has a memories table but is not a Kenning "
+                                 "store")
+            for step in range(version, SCHEMA_VERSION):
+                conn.execute(MIGRATIONS[step])
+                conn.execute("INSERT INTO kenning_schema(version) VALUES (%s)", (step + 1,))
+
+    def _run(self, fn: Callable[[psycopg.Connection[Any]], R]) -> R:
+        """Run ``fn`` in one transaction, retrying deadlocks and serialisation failures."""
+        from psycopg import errors
+
+        for attempt in range(RETRIES):
+            try:
+                with self._pool.connection() as conn, conn.transaction():
+                    return fn(conn)
+            except (errors.DeadlockDetected, errors.SerializationFailure):
+                if attempt == RETRIES - 1:
+                    raise
+                time.sleep(0.005 * 2**attempt)
+        raise AssertionError("unreachable")
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self._pool.connection() as conn:
+            return conn.execute(sql, params).fetchall()
+
+    @contextmanager
+    def bulk_load(self) -> Iterator[bool]:
+        """Load many vectors without maintaining HNSW row by row, then build each index once
+        (many times faster). Only on a near-empty table, or one whose index an interrupted load
+        already dropped: searches by other users of a busy table would slow down meanwhile.
+        Yields whether the indexes were set aside."""
+        with self._pool.connection() as conn:
+            small = conn.execute("SELECT count(*) < 1000 FROM (SELECT 1 FROM memory_vectors "
+                                 "LIMIT 1000) s").fetchone()[0]
+            names = [r[0] for r in conn.execute(
+                "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+                "JOIN pg_am a ON a.oid = c.relam WHERE a.amname = 'hnsw' AND "
+                "c.relnamespace = current_schema()::regnamespace").fetchall()]
+            if not (small or not names):
+                yield False
+                return
+            for name in names:
+                conn.execute(f"DROP INDEX IF EXISTS {name}")
+        self._bulk = True
+        try:
+            yield True
+        finally:
+            self._bulk = False
+            self._indexed_dims.clear()
+            dims = {int(r[0]) for r in self._rows("SELECT DISTINCT dim FROM memory_vectors")}
+            self._ensure_hnsw(dims)
+            self.analyze()
+
+    def _ensure_hnsw(self, dims: set[int]) -> None:
+        """One HNSW index per vector dimension (pgvector needs a fixed dimension to index)."""
+        if self._bulk:
+            return
+        todo = {d for d in dims if d <= HNSW_MAX_DIM} - self._indexed_dims
+        for dim in sorted(todo):
+            name = f"memory_vectors_hnsw_{dim}"
+
+            def build(conn: psycopg.Connection[Any], dim: int = dim, name: str = name) -> None:
+                exists = ("SELECT 1 FROM pg_class WHERE relname = %s AND "
+                          "relnamespace = current_schema()::regnamespace")
+                if conn.execute(exists, (name,)).fetchone():
+                    return  # no lock on the table when the index is already there
+                conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (_MIGRATION_LOCK, dim))
+                conn.execute("SET LOCAL maintenance_work_mem = '256MB'")
+                conn.execute(
+                    f"CREATE INDEX IF NOT EXISTS {name} ON memory_vectors USING hnsw "
+                    f"((vector::vector({dim})) vector_cosine_ops) WHERE dim = {dim}"
+                )
+
+            self._run(build)
+            self._indexed_dims.add(dim)
+
+    def _wrote(self, n: int) -> None:
+        """Count written rows; refresh the planner's statistics after every ANALYZE_EVERY."""
+        self._written += n
+        if self._written >= ANALYZE_EVERY:
+            self._written = 0
+            self.analyze()
+
+    def _check_statistics(self) -> None:
+        """Before vector searches (at most every STATS_CHECK_S): ANALYZE when many rows changed
+        since the last one, whoever wrote them (autovacuum may lag a bulk load by minutes)."""
+        now = time.monotonic()
+        if now - self._stats_checked < STATS_CHECK_S:
+            return
+        self._stats_checked = now
+        rows = self._rows(
+            "SELECT coalesce(sum(n_mod_since_analyze), 0), coalesce(sum(n_live_tup), 0) "
+            "FROM pg_stat_user_tables WHERE relid IN ('memory_vectors'::regclass, "
+            "'memories'::regclass)")
+        changed, live = rows[0]
+        if int(changed) > 500 + 0.1 * int(live):
+            self.analyze()
+
+    def analyze(self) -> None:
+        """Refresh planner statistics (after bulk loads such as ``kenning migrate``)."""
+        with self._pool.connection() as conn:
+            conn.execute("ANALYZE memories, memory_vectors, memory_links")
+
+    def _log_changes(self, conn: psycopg.Connection[Any], memory_ids: Sequence[str]) -> None:
+        """Record changed memories: ``watermark`` moves, so caches in any process refresh."""
+        with conn.cursor() as cur:
+            cur.executemany("INSERT INTO memory_changes(memory_id) VALUES (%s)",
+                            [(m,) for m in memory_ids])
+        row = conn.execute("SELECT currval(pg_get_serial_sequence('memory_changes', 'seq'))"
+                           ).fetchone()
+        if row and row[0] // 1000 != (row[0] - len(memory_ids)) // 1000:  # crossed a thousand
+            conn.execute("DELETE FROM memory_changes WHERE seq <= %s", (row[0] - CHANGES_KEPT,))
+
+    def _add_redactions(self, conn: psycopg.Connection[Any], n: int) -> None:
+        conn.execute(
+            "INSERT INTO meta(organisation, workspace, key, value) VALUES (%s, %s, 'redactions', "
+            "%s) ON CONFLICT (organisation, workspace, key) DO UPDATE SET "
+            "value = (meta.value::bigint + excluded.value::bigint)::text",
+            (self.organisation, self.workspace, str(n)),
+        )
+
+    @contextmanager
+    def exclusive(self, name: str) -> Iterator[None]:
+        """Hold a session advisory lock named ``name`` (per organisation and workspace), so work
+        that must run once at a time (consolidation, sync) does, across machines."""
+        import psycopg
+
+        key = f"kenning:{self.organisation}:{self.workspace}:{name}"
+        # A connection of its own: the work inside needs the pool, however small it is.
+        with psycopg.connect(self.dsn, autocommit=True, connect_timeout=10) as conn:
+            conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (key,))
+            try:
+                yield
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (key,))
+
+    # -- contract ------------------------------------------------------------------------------
+
+    @property
+    def location(self) -> str:
+        return self._location
+
+    def schema_version(self) -> int:
+        return int(self._rows("SELECT max(version) FROM kenning_schema")[0][0] or 0)
+
+    def insert(
+        self, memories: Sequence[Memory], vectors: np.ndarray | None, embedder_id: str | None,
+        redactions: int = 0, links: Sequence[Link] = (),
+    ) -> list[Memory]:
+        from psycopg.types.json import Jsonb
+
+        params = [
+            (m.id, self.organisation, self.workspace, m.type.value, m.topic, m.summary,
+             m.content, m.category.value, Jsonb(list(m.tags)), m.source, m.confidence,
+             m.outcome.value if m.outcome else None, m.outcome_reason, m.project, m.scope.value,
+             m.agent or "", m.created_at, m.updated_at, m.last_accessed_at, m.access_count,
+             m.content_hash, Jsonb(m.metadata))
+            for m in memories
+        ]
+        sql = (
+            "INSERT INTO memories (id, organisation, workspace, "
+            f"{_MEMORY_COLUMNS.split(', ', 1)[1]}) VALUES ({', '.join(['%s'] * 22)}) "
+            "ON CONFLICT (organisation, workspace, project, scope, agent, content_hash) DO NOTHING "
+            "RETURNING id"
+        )
+
+        def work(conn: psycopg.Connection[Any]) -> list[Memory]:
+            out: list[Memory] = []
+            new_ids: set[str] = set()
+            with conn.cursor() as cur:
+                if params:
+                    cur.executemany(sql, params, returning=True)
+                    while True:
+                        row = cur.fetchone()
+                        if row:
+                            new_ids.add(row[0])
+                        if not cur.nextset():
+                            break
+            rows: list[tuple[Any, ...]] = []
+            for i, m in enumerate(memories):
+                if m.id in new_ids:
+                    out.append(m)
+                    if vectors is not None and embedder_id:
+                        v = vectors[i].astype("float32", copy=False)
+                        rows.append((m.id, embedder_id, int(v.shape[0]), v))
+                else:
+                    got = conn.execute(
+                        f"SELECT {_M_COLUMNS} FROM memories m WHERE {self._mine} AND "
+                        "m.project = %s AND m.scope = %s AND m.agent = %s AND m.content_hash = %s",
+                        (m.project, m.scope.value, m.agent or "", m.content_hash),
+                    ).fetchone()
+                    if got is None:
+                        raise StoreError(f"memory {m.id} was neither inserted nor found")
+                    out.append(_memory_row(got))
+            if rows:
+                with conn.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) "
+                        "VALUES (%s, %s, %s, %s)", rows)
+            if links:
+                alias = {m.id: stored.id for m, stored in zip(memories, out, strict=True)}
+                self._insert_links(conn, [
+                    replace(ln, from_id=alias.get(ln.from_id, ln.from_id),
+                            to_id=alias.get(ln.to_id, ln.to_id))
+                    for ln in links
+                ])
+            if new_ids:
+                self._log_changes(conn, sorted(new_ids))
+            if redactions:
+                self._add_redactions(conn, redactions)
+            return out
+
+        if vectors is not None and embedder_id and len(memories):
+            self._ensure_hnsw({int(vectors.shape[1])})
+        out = self._run(work)
+        self._wrote(len(memories))
+        return out
+
+    def get_many(self, ids: Sequence[str]) -> dict[str, Memory]:
+        if not ids:
+            return {}
+        rows = self._rows(
+            f"SELECT {_M_COLUMNS} FROM memories m WHERE m.id = ANY(%s) AND {self._mine}",
+            (list(dict.fromkeys(ids)),),
+        )
+        return {r[0]: _memory_row(r) for r in rows}
+
+    def resolve_prefix(self, prefix: str, limit: int = 2) -> list[str]:
+        p = prefix.upper()
+        rows = self._rows(
+            f"SELECT m.id FROM memories m WHERE m.id >= %s AND m.id < %s AND {self._mine} "
+            "ORDER BY m.id LIMIT %s",
+            (p, p + "\U0010ffff", limit),
+        )
+        return [r[0] for r in rows]
+
+    def update(
+        self, memory_id: str, fields: dict[str, Any], vector: np.ndarray | None,
+        embedder_id: str | None, redactions: int = 0,
+    ) -> Memory:
+        from psycopg import errors
+        from psycopg.types.json import Jsonb
+
+        bad = set(fields) - UPDATABLE
+        if bad:
+            raise ValueError(f"cannot update field(s): {', '.join(sorted(bad))}")
+        values: dict[str, Any] = {}
+        for key, value in fields.items():
+            if key == "tags":
+                value = Jsonb(list(value))
+            elif key == "metadata":
+                value = Jsonb(value)
+            elif key == "agent":
+                value = value or ""
+            elif hasattr(value, "value"):
+                value = value.value
+            values[key] = value
+
+        def work(conn: psycopg.Connection[Any]) -> tuple[Any, ...] | None:
+            if values:
+                sets = ", ".join(f"{k} = %s" for k in values)
+                try:
+                    cur = conn.execute(
+                        f"UPDATE memories m SET {sets} WHERE m.id = %s AND {self._mine}",
+                        [*values.values(), memory_id],
+                    )
+                except errors.UniqueViolation as exc:
+                    raise ValidationError(
+                        "another memory in the same project, scope and agent already has this text"
+                    ) from exc
+                except errors.IntegrityError as exc:
+                    raise ValidationError(
+                        f"update rejected by the store: {_first_line(exc)}") from exc
+                if cur.rowcount == 0:
+                    raise NotFoundError(f"no memory with id {memory_id}")
+            elif not self._owned(conn, memory_id):
+                raise NotFoundError(f"no memory with id {memory_id}")
+            if vector is not None or {"content", "summary", "topic"} & values.keys():
+                conn.execute("DELETE FROM memory_vectors WHERE memory_id = %s", (memory_id,))
+            if vector is not None and embedder_id:
+                v = vector.astype("float32", copy=False).ravel()
+                conn.execute(
+                    "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) "
+                    "VALUES (%s, %s, %s, %s)", (memory_id, embedder_id, int(v.shape[0]), v))
+            if redactions:
+                self._add_redactions(conn, redactions)
+            self._log_changes(conn, [memory_id])
+            return conn.execute(
+                f"SELECT {_M_COLUMNS} FROM memories m WHERE m.id = %s", (memory_id,)
+            ).fetchone()
+
+        if vector is not None and embedder_id:
+            self._ensure_hnsw({int(vector.ravel().shape[0])})
+        row = self._run(work)
+        if row is None:
+            raise NotFoundError(f"no memory with id {memory_id}")
+        return _memory_row(row)
+
+    def _owned(self, conn: psycopg.Connection[Any], memory_id: str) -> bool:
+        return conn.execute(
+            f"SELECT 1 FROM memories m WHERE m.id = %s AND {self._mine}", (memory_id,)
+        ).fetchone() is not None
+
+    def delete(self, memory_id: str) -> bool:
+        def work(conn: psycopg.Connection[Any]) -> bool:
+            cur = conn.execute(
+                f"DELETE FROM memories m WHERE m.id = %s AND {self._mine}", (memory_id,))
+            if cur.rowcount:
+                self._log_changes(conn, [memory_id])
+            return cur.rowcount > 0
+
+        return self._run(work)
+
+    def list(
+        self,
+        filters: Filters,
+        *,
+        limit: int | None = 50,
+        offset: int = 0,
+        newest_first: bool = True,
+    ) -> list[Memory]:
+        where, params = _where(filters)
+        order = "DESC" if newest_first else "ASC"
+        sql = (f"SELECT {_M_COLUMNS} FROM memories m WHERE {self._mine}{where} "
+               f"ORDER BY m.created_at {order}, m.id {order}")
+        if limit is not None:
+            sql += " LIMIT %s OFFSET %s"
+            params += [limit, offset]
+        return [_memory_row(r) for r in self._rows(sql, params)]
+
+    def count(self, filters: Filters) -> int:
+        where, params = _where(filters)
+        return int(self._rows(
+            f"SELECT count(*) FROM memories m WHERE {self._mine}{where}", params)[0][0])
+
+    def keyword_search(self, query: str, filters: Filters, limit: int) -> list[tuple[str, float]]:
+        terms = keyword_terms(query)
+        if not terms:
+            return []
+        tsquery = " || ".join("plainto_tsquery('english', %s)" for _ in terms)
+        where, params = _where(filters)
+        rows = self._rows(
+            f"SELECT m.id, {_RANK} AS s FROM memories m, (SELECT {tsquery} AS q) q "
+            f"WHERE m.fts @@ q.q AND {self._mine}{where} ORDER BY s DESC, m.seq LIMIT %s",
+            [*terms, *params, limit],
+        )
+        return [(r[0], float(r[1])) for r in rows]
+
+    def vector_search(
+        self, vector: np.ndarray, embedder_id: str, filters: Filters, limit: int
+    ) -> list[tuple[str, float]]:
+        return self.vector_search_many(vector.reshape(1, -1), embedder_id, filters, limit)[0]
+
+    def vector_search_many(
+        self, vectors: np.ndarray, embedder_id: str, filters: Filters, limit: int
+    ) -> list[list[tuple[str, float]]]:
+        import numpy as np
+
+        dim = int(vectors.shape[1])
+        where, params = _where(filters)
+        # The ORDER BY expression matches the partial HNSW index of this dimension.
+        dist = f"v.vector::vector({dim}) <=> %s::vector({dim})"
+        sql = (
+            f"SELECT v.memory_id, {dist} AS d FROM memory_vectors v "
+            "JOIN memories m ON m.id = v.memory_id "
+            f"WHERE v.dim = {dim} AND v.embedder = %s AND {self._mine}{where} "
+            f"ORDER BY {dist} LIMIT %s"
+        )
+        out: list[list[tuple[str, float]]] = []
+        self._check_statistics()
+        with self._pool.connection() as conn:
+            for q in vectors.astype(np.float32, copy=False):
+                rows = conn.execute(sql, [q, embedder_id, *params, q, limit]).fetchall()
+                # Iterative index scans may return rows slightly out of order: sort exactly.
+                ranked = sorted(((r[0], 1.0 - float(r[1])) for r in rows),
+                                key=lambda x: (-x[1], x[0]))
+                out.append(ranked)
+        return out
+
+    def vectors_of(self, ids: Sequence[str], embedder_id: str) -> dict[str, np.ndarray]:
+        import numpy as np
+
+        if not ids:
+            return {}
+        rows = self._rows(
+            f"SELECT v.memory_id, v.vector FROM memory_vectors v JOIN memories m ON "
+            f"m.id = v.memory_id WHERE v.memory_id = ANY(%s) AND v.embedder = %s AND {self._mine}",
+            (list(ids), embedder_id),
+        )
+        return {r[0]: np.asarray(_array(r[1]), dtype=np.float32) for r in rows}
+
+    def record_access(self, ids: Sequence[str], at_ms: int) -> None:
+        if not ids:
+            return
+        counts: dict[str, int] = {}
+        for i in ids:
+            counts[i] = counts.get(i, 0) + 1
+        top = sorted(set(ids[:CO_ACCESS_TOP]))
+        pairs = [(a, b, at_ms) for i, a in enumerate(top) for b in top[i + 1 :]]
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            with conn.cursor() as cur:
+                # Increments in the database and rows in id order: no lost updates, no deadlock.
+                cur.executemany(
+                    f"UPDATE memories SET confidence = {_ACCESSED_SQL}, "
+                    "access_count = access_count + %(n)s, "
+                    "last_accessed_at = GREATEST(coalesce(last_accessed_at, 0), %(at)s) "
+                    "WHERE id = %(id)s",
+                    [{"n": n, "at": at_ms, "id": i} for i, n in sorted(counts.items())],
+                )
+            self._log_confidence(conn, sorted(counts), at_ms, "accessed")
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO co_access(a, b, count, last_at) "
+                    "SELECT %s, %s, 1, %s WHERE EXISTS (SELECT 1 FROM memories WHERE id = %s) "
+                    "AND EXISTS (SELECT 1 FROM memories WHERE id = %s) "
+                    "ON CONFLICT (a, b) DO UPDATE SET count = co_access.count + 1, "
+                    "last_at = GREATEST(co_access.last_at, excluded.last_at)",
+                    [(a, b, at, a, b) for a, b, at in pairs],
+                )
+
+        self._run(work)
+
+    def adjust_confidence(
+        self, changes: Sequence[tuple[str, float, str]], at_ms: int
+    ) -> dict[str, float]:
+        def work(conn: psycopg.Connection[Any]) -> dict[str, float]:
+            out: dict[str, float] = {}
+            for memory_id, delta, reason in changes:
+                row = conn.execute(
+                    f"UPDATE memories m SET confidence = {_ADJUSTED_SQL}, updated_at = "
+                    f"GREATEST(updated_at, %(at)s) WHERE id = %(id)s AND {self._mine} "
+                    "RETURNING confidence",
+                    {"at": at_ms, "delta": delta, "id": memory_id},
+                ).fetchone()
+                if row is not None:
+                    out[memory_id] = float(row[0])
+                    self._log_confidence(conn, [memory_id], at_ms, reason)
+            return out
+
+        return self._run(work)
+
+    @staticmethod
+    def _log_confidence(
+        conn: psycopg.Connection[Any], ids: Sequence[str], at_ms: int, reason: str
+    ) -> None:
+        conn.execute(
+            "INSERT INTO confidence_log(memory_id, at_ms, confidence, reason) "
+            "SELECT id, %s, confidence, %s FROM memories WHERE id = ANY(%s) ORDER BY id",
+            (at_ms, reason, list(ids)),
+        )
+
+    def confidence_history(self, memory_id: str, limit: int = 200) -> list[tuple[int, float, str]]:
+        rows = self._rows(
+            "SELECT c.at_ms, c.confidence, c.reason FROM confidence_log c JOIN memories m ON "
+            f"m.id = c.memory_id WHERE c.memory_id = %s AND {self._mine} "
+            "ORDER BY c.seq DESC LIMIT %s",
+            (memory_id, limit),
+        )
+        return [(int(a), float(c), r) for a, c, r in reversed(rows)]
+
+    def add_session_events(self, events: Sequence[SessionEvent]) -> list[str]:
+        from psycopg.types.json import Jsonb
+
+        if not events:
+            return []
+
+        def work(conn: psycopg.Connection[Any]) -> list[str]:
+            new: list[str] = []
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO session_events(id, organisation, workspace, session_id, project, "
+                    "at_ms, kind, data) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+                    "ON CONFLICT (id) DO NOTHING RETURNING id",
+                    [(e.id, self.organisation, self.workspace, e.session_id, e.project, e.at_ms,
+                      e.kind, Jsonb(e.data)) for e in events],
+                    returning=True,
+                )
+                while True:
+                    new += [r[0] for r in cur.fetchall()]
+                    if not cur.nextset():
+                        break
+            return new
+
+        return self._run(work)
+
+    def session_events(
+        self, *, session_id: str | None = None, kinds: Sequence[str] | None = None,
+        project: str | None = None, limit: int = 1000, newest_first: bool = False,
+    ) -> list[SessionEvent]:
+        clauses = ["organisation = %s", "workspace = %s"]
+        params: list[Any] = [self.organisation, self.workspace]
+        if session_id is not None:
+            clauses.append("session_id = %s")
+            params.append(session_id)
+        if kinds:
+            clauses.append("kind = ANY(%s)")
+            params.append(list(kinds))
+        if project is not None:
+            clauses.append("project = %s")
+            params.append(project)
+        order = "DESC" if newest_first else "ASC"
+        rows = self._rows(
+            "SELECT id, session_id, project, at_ms, kind, data FROM session_events WHERE "
+            f"{' AND '.join(clauses)} ORDER BY at_ms {order}, id {order} LIMIT %s",
+            [*params, limit],
+        )
+        return [SessionEvent(r[0], r[1], r[2], int(r[3]), r[4], dict(r[5])) for r in rows]
+
+    def missing_vectors(self, embedder_id: str, limit: int) -> list[tuple[str, str]]:
+        rows = self._rows(
+            f"SELECT m.id, m.topic, m.summary, m.content FROM memories m WHERE {self._mine} AND "
+            "NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND "
+            "v.embedder = %s) ORDER BY m.seq LIMIT %s",
+            (embedder_id, limit),
+        )
+        return [(r[0], embedding_text(r[1], r[2], r[3])) for r in rows]
+
+    def count_missing_vectors(self, embedder_id: str) -> int:
+        return int(self._rows(
+            f"SELECT count(*) FROM memories m WHERE {self._mine} AND NOT EXISTS "
+            "(SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.embedder = %s)",
+            (embedder_id,),
+        )[0][0])
+
+    def put_vectors(self, embedder_id: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        if not items:
+            return
+        rows = []
+        for memory_id, v in items:
+            f = v.astype("float32", copy=False).ravel()
+            rows.append((memory_id, embedder_id, int(f.shape[0]), f))
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) "
+                    "VALUES (%s, %s, %s, %s) ON CONFLICT (memory_id, embedder) DO UPDATE SET "
+                    "dim = excluded.dim, vector = excluded.vector",
+                    rows,
+                )
+            self._log_changes(conn, [r[0] for r in rows])
+
+        self._ensure_hnsw({r[2] for r in rows})
+        self._run(work)
+        self._wrote(len(rows))
+
+    def drop_other_vectors(self, embedder_id: str) -> int:
+        def work(conn: psycopg.Connection[Any]) -> int:
+            cur = conn.execute(
+                "DELETE FROM memory_vectors v USING memories m WHERE m.id = v.memory_id AND "
+                f"v.embedder <> %s AND {self._mine}", (embedder_id,))
+            if cur.rowcount:
+                self._log_changes(conn, ["*"])
+            return cur.rowcount
+
+        return self._run(work)
+
+    def vector_counts(self) -> dict[str, int]:
+        rows = self._rows(
+            "SELECT v.embedder, count(*) FROM memory_vectors v JOIN memories m ON "
+            f"m.id = v.memory_id WHERE {self._mine} GROUP BY v.embedder"
+        )
+        return {r[0]: int(r[1]) for r in rows}
+
+    @staticmethod
+    def _insert_links(conn: psycopg.Connection[Any], links: Sequence[Link]) -> None:
+        from psycopg.types.json import Jsonb
+
+        rows = [
+            (ln.id, ln.from_id, ln.to_id, ln.link_type.value, ln.confidence,
+             ln.created_by.value, Jsonb(ln.metadata), ln.created_at, ln.relationship)
+            for ln in links
+            if ln.from_id != ln.to_id
+        ]
+        if not rows:
+            return
+        # Sorted by the unique key so concurrent writers lock rows in the same order.
+        rows.sort(key=lambda r: (r[1], r[2], r[3], r[8]))
+        with conn.cursor() as cur:
+            cur.executemany(
+                f"INSERT INTO memory_links ({_LINK_COLUMNS}, relationship) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT (from_id, to_id, link_type, relationship) DO UPDATE SET "
+                "confidence = GREATEST(memory_links.confidence, excluded.confidence), "
+                "metadata = CASE WHEN memory_links.created_by = 'system' AND "
+                "excluded.created_by <> 'system' THEN excluded.metadata "
+                "ELSE memory_links.metadata END, "
+                "created_by = CASE WHEN memory_links.created_by = 'system' "
+                "THEN excluded.created_by ELSE memory_links.created_by END",
+                rows,
+            )
+
+    def add_links(self, links: Sequence[Link]) -> list[Link]:
+        if not links:
+            return []
+
+        def work(conn: psycopg.Connection[Any]) -> list[Link]:
+            self._insert_links(conn, links)
+            out = []
+            for ln in links:
+                row = conn.execute(
+                    f"SELECT {_LINK_COLUMNS} FROM memory_links WHERE from_id = %s AND "
+                    "to_id = %s AND link_type = %s AND relationship = %s",
+                    (ln.from_id, ln.to_id, ln.link_type.value, ln.relationship),
+                ).fetchone()
+                if row is not None:
+                    out.append(_link_row(row))
+            return out
+
+        return self._run(work)
+
+    def add_link(self, link: Link) -> Link:
+        if link.from_id == link.to_id:
+            raise ValidationError("a memory cannot link to itself")
+        return self.add_links([link])[0]
+
+    def links_of(self, memory_id: str) -> list[Link]:
+        return self.links_for([memory_id])
+
+    def links_for(
+        self, ids: Sequence[str], *, link_types: Sequence[LinkType] | None = None,
+        direction: str = "both",
+    ) -> list[Link]:
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return []
+        ends = {"out": ("from_id",), "in": ("to_id",), "both": ("from_id", "to_id")}[direction]
+        cond = " OR ".join(f"l.{end} = ANY(%s)" for end in ends)
+        params: list[Any] = [ids] * len(ends)
+        types_sql = ""
+        if link_types:
+            types_sql = " AND l.link_type = ANY(%s)"
+            params.append([t.value for t in link_types])
+        rows = self._rows(
+            f"SELECT {_L_COLUMNS} FROM memory_links l JOIN memories m ON m.id = l.from_id "
+            f"WHERE ({cond}){types_sql} AND {self._mine} ORDER BY l.created_at, l.id",
+            params,
+        )
+        return [_link_row(r) for r in rows]
+
+    def link_rows(self) -> list[tuple[str, str, str, float, int, str, str]]:
+        return self._rows(  # type: ignore[return-value]
+            "SELECT l.from_id, l.to_id, l.link_type, l.confidence, l.created_at, l.relationship, "
+            f"l.created_by FROM memory_links l JOIN memories m ON m.id = l.from_id "
+            f"WHERE {self._mine}"
+        )
+
+    def link_ids_for_pruning(self) -> list[tuple[str, str, float, int, str]]:
+        return self._rows(  # type: ignore[return-value]
+            "SELECT l.id, l.link_type, l.confidence, l.created_at, l.created_by FROM memory_links "
+            f"l JOIN memories m ON m.id = l.from_id WHERE {self._mine} AND "
+            "l.created_by = 'system' AND l.link_type <> 'evolution'"
+        )
+
+    def node_rows(self, filters: Filters) -> list[tuple[str, str, str | None, int, float]]:
+        where, params = _where(filters)
+        return self._rows(  # type: ignore[return-value]
+            f"SELECT m.id, m.type, m.topic, m.created_at, m.confidence FROM memories m "
+            f"WHERE {self._mine}{where} ORDER BY m.seq",
+            params,
+        )
+
+    def delete_link(self, link_id: str) -> bool:
+        return self.delete_links([link_id]) > 0
+
+    def delete_links(self, link_ids: Sequence[str]) -> int:
+        if not link_ids:
+            return 0
+        return self._run(lambda conn: conn.execute(
+            "DELETE FROM memory_links l USING memories m WHERE m.id = l.from_id AND "
+            f"l.id = ANY(%s) AND {self._mine}", (sorted(set(link_ids)),)).rowcount)
+
+    def update_link(self, link_id: str, *, confidence: float | None = None,
+                    metadata: dict[str, Any] | None = None) -> Link:
+        from psycopg.types.json import Jsonb
+
+        def work(conn: psycopg.Connection[Any]) -> tuple[Any, ...] | None:
+            mine = f"l.from_id = m.id AND l.id = %s AND {self._mine}"
+            if confidence is not None:
+                conn.execute(f"UPDATE memory_links l SET confidence = %s FROM memories m "
+                             f"WHERE {mine}", (confidence, link_id))
+            if metadata is not None:
+                conn.execute(f"UPDATE memory_links l SET metadata = %s FROM memories m "
+                             f"WHERE {mine}", (Jsonb(metadata), link_id))
+            return conn.execute(
+                f"SELECT {_L_COLUMNS} FROM memory_links l JOIN memories m ON m.id = l.from_id "
+                f"WHERE l.id = %s AND {self._mine}", (link_id,)).fetchone()
+
+        row = self._run(work)
+        if row is None:
+            raise NotFoundError(f"no link with id {link_id}")
+        return _link_row(row)
+
+    def rename_relationship(self, old: str, new: str, link_type: LinkType) -> int:
+        from psycopg.types.json import Jsonb
+
+        def work(conn: psycopg.Connection[Any]) -> int:
+            rows = conn.execute(
+                "SELECT l.id, l.from_id, l.to_id, l.metadata FROM memory_links l JOIN memories m "
+                f"ON m.id = l.from_id WHERE l.relationship = %s AND {self._mine} "
+                "ORDER BY l.id FOR UPDATE OF l", (old,)).fetchall()
+            for link_id, from_id, to_id, meta in rows:
+                meta = dict(meta)
+                meta.setdefault("merged_from", old)
+                meta["original_relationship"] = new
+                taken = conn.execute(
+                    "SELECT 1 FROM memory_links WHERE from_id = %s AND to_id = %s AND "
+                    "link_type = %s AND relationship = %s AND id <> %s",
+                    (from_id, to_id, link_type.value, new, link_id)).fetchone()
+                if taken:  # the same link already exists under the new word
+                    conn.execute("DELETE FROM memory_links WHERE id = %s", (link_id,))
+                else:
+                    conn.execute(
+                        "UPDATE memory_links SET relationship = %s, link_type = %s, "
+                        "metadata = %s WHERE id = %s",
+                        (new, link_type.value, Jsonb(meta), link_id))
+            return len(rows)
+
+        return self._run(work)
+
+    def link_summary(self, filters: Filters) -> dict[str, dict[str, int]]:
+        where, params = _where(filters)
+        rows = self._rows(
+            "SELECT l.link_type, coalesce(l.metadata->>'kind', 'reference'), l.created_by, "
+            "count(*) FROM memory_links l JOIN memories m ON m.id = l.from_id "
+            f"WHERE {self._mine}{where} GROUP BY 1, 2, 3",
+            params,
+        )
+        out: dict[str, dict[str, int]] = {"by_core_type": {}, "by_kind": {}, "by_creator": {}}
+        for link_type, kind, creator, n in rows:
+            for key, value in (("by_core_type", link_type), ("by_kind", kind),
+                               ("by_creator", creator)):
+                out[key][value] = out[key].get(value, 0) + int(n)
+        return out
+
+    def links_with_relationships(self, words: Sequence[str]) -> list[Link]:
+        if not words:
+            return []
+        rows = self._rows(
+            f"SELECT {_L_COLUMNS} FROM memory_links l JOIN memories m ON m.id = l.from_id "
+            f"WHERE l.relationship = ANY(%s) AND {self._mine} ORDER BY l.created_at, l.id",
+            (list(words),),
+        )
+        return [_link_row(r) for r in rows]
+
+    def relationship_canonical(self, word: str) -> str | None:
+        rows = self._rows(
+            "SELECT l.metadata->>'canonical' FROM memory_links l JOIN memories m ON "
+            f"m.id = l.from_id WHERE l.relationship = %s AND {self._mine} AND "
+            "l.metadata->>'canonical' IS NOT NULL LIMIT 1",
+            (word,),
+        )
+        return str(rows[0][0]) if rows else None
+
+    def relationship_stats(self) -> list[tuple[str, int, float, int, str]]:
+        rows = self._rows(
+            "SELECT l.relationship, count(*), avg(l.confidence), max(l.created_at), "
+            "max(l.link_type) FROM memory_links l JOIN memories m ON m.id = l.from_id "
+            f"WHERE {self._mine} GROUP BY l.relationship ORDER BY count(*) DESC, l.relationship"
+        )
+        return [(r[0], int(r[1]), float(r[2]), int(r[3]), r[4]) for r in rows]
+
+    def put_graph_scores(self, rows: Sequence[tuple[str, float, float, int]],
+                         computed_at: int) -> None:
+        if not rows:
+            return
+        params = sorted((*r, computed_at) for r in rows)
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO graph_scores(memory_id, pagerank, pagerank_norm, community, "
+                    "computed_at) VALUES (%s, %s, %s, %s, %s) ON CONFLICT (memory_id) DO UPDATE "
+                    "SET pagerank = excluded.pagerank, pagerank_norm = excluded.pagerank_norm, "
+                    "community = excluded.community, computed_at = excluded.computed_at",
+                    params,
+                )
+
+        self._run(work)
+
+    def graph_scores(self, ids: Sequence[str] | None = None) -> dict[str, tuple[float, int]]:
+        sql = ("SELECT g.memory_id, g.pagerank_norm, g.community FROM graph_scores g "
+               f"JOIN memories m ON m.id = g.memory_id WHERE {self._mine}")
+        if ids is None:
+            rows = self._rows(sql)
+        else:
+            rows = self._rows(sql + " AND g.memory_id = ANY(%s)", (list(ids),))
+        return {r[0]: (float(r[1]), int(r[2])) for r in rows}
+
+    def co_access_pairs(self, min_count: int) -> list[tuple[str, str, int, int]]:
+        rows = self._rows(
+            "SELECT c.a, c.b, c.count, c.last_at FROM co_access c JOIN memories m ON m.id = c.a "
+            f"WHERE c.count >= %s AND {self._mine} ORDER BY c.count DESC, c.a, c.b",
+            (min_count,),
+        )
+        return [(r[0], r[1], int(r[2]), int(r[3])) for r in rows]
+
+    def watermark(self) -> str:
+        row = self._rows("SELECT max(seq), count(*) FROM memory_changes")[0]
+        return f"{row[0] or 0}:{row[1]}"
+
+    def _meta_owner(self, key: str) -> tuple[str, str]:
+        return ("", "") if key in GLOBAL_META else (self.organisation, self.workspace)
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._rows(
+            "SELECT value FROM meta WHERE organisation = %s AND workspace = %s AND key = %s",
+            (*self._meta_owner(key), key),
+        )
+        return str(rows[0][0]) if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._run(lambda conn: conn.execute(
+            "INSERT INTO meta(organisation, workspace, key, value) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT (organisation, workspace, key) DO UPDATE SET value = excluded.value",
+            (*self._meta_owner(key), key, value)))
+
+    def meta_items(self) -> dict[str, str]:
+        """This organisation's and workspace's meta (for ``kenning migrate``)."""
+        return dict(self._rows(  # type: ignore[arg-type]
+            "SELECT key, value FROM meta WHERE organisation = %s AND workspace = %s",
+            (self.organisation, self.workspace)))
+
+    def stats(self) -> dict[str, Any]:
+        by_type = {r[0]: int(r[1]) for r in self._rows(
+            f"SELECT m.type, count(*) FROM memories m WHERE {self._mine} GROUP BY m.type")}
+        links = self._rows(
+            "SELECT count(*) FROM memory_links l JOIN memories m ON m.id = l.from_id "
+            f"WHERE {self._mine}")[0][0]
+        sizes = self._rows(
+            "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0), "
+            "coalesce(sum(pg_total_relation_size(c.oid)) FILTER "
+            "(WHERE c.relname = 'memory_links'), 0) FROM pg_class c "
+            "WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace "
+            "AND c.relname IN ('memories', 'memory_vectors', 'memory_links', 'memory_changes', "
+            "'graph_scores', 'co_access', 'meta', 'session_events', 'confidence_log')"
+        )[0]
+        return {
+            "memories": sum(by_type.values()),
+            "by_type": by_type,
+            "links": int(links),
+            "link_bytes": int(sizes[1]),
+            "vectors": self.vector_counts(),
+            "redactions": int(self.get_meta("redactions") or 0),
+            "size_bytes": int(sizes[0]),
+            "postgres": self.server_info(),
+        }
+
+    def server_info(self) -> dict[str, Any]:
+        """Server and pgvector versions, the HNSW indexes and the pool's health, for doctor."""
+        server = self._rows("SHOW server_version")[0][0]
+        ext = self._rows("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+        indexes = self._rows(
+            "SELECT c.relname, i.indisvalid, i.indisready, pg_relation_size(c.oid) "
+            "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON "
+            "a.oid = c.relam WHERE a.amname = 'hnsw' AND c.relnamespace = "
+            "current_schema()::regnamespace ORDER BY c.relname"
+        )
+        pool = self._pool.get_stats()
+        return {
+            "server_version": str(server),
+            "pgvector_version": ext[0][0] if ext else None,
+            "schema": self._rows("SELECT current_schema()")[0][0],
+            "organisation": self.organisation,
+            "workspace": self.workspace,
+            "hnsw_indexes": [
+                {"name": r[0], "valid": bool(r[1] and r[2]), "bytes": int(r[3])} for r in indexes
+            ],
+            "ef_search": self.ef_search,
+            "pool": {
+                "min": self._pool.min_size, "max": self._pool.max_size,
+                "size": int(pool.get("pool_size", 0)),
+                "available": int(pool.get("pool_available", 0)),
+                "waiting": int(pool.get("requests_waiting", 0)),
+                "errors": int(pool.get("connections_errors", 0)),
+                "lost": int(pool.get("connections_lost", 0)),
+            },
+        }
+
+    def close(self) -> None:
+        with suppress(Exception):
+            self._pool.close()
+
+
+def _array(value: Any) -> Any:
+    """A loaded pgvector value as something numpy takes (pgvector >= 0.4 loads ``Vector``)."""
+    return value.to_numpy() if hasattr(value, "to_numpy") else value
+
+
+def _first_line(exc: BaseException) -> str:
+    return redact_dsn(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)

@@ -1,0 +1,232 @@
+"""The PostgreSQL engine end to end: the facade, scoping, learning, concurrent processes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kenning import Kenning
+from kenning.embed import MiniLMEmbedder
+from kenning.models import Filters
+from kenning.store.engines import is_dsn, open_store
+from kenning.store.postgres import PostgresStore, redact_dsn
+from kenning.store.sqlite import SQLiteStore
+from tests import pg_fixtures
+from tests.conftest import Clock
+from tests.test_cli import KENNING
+from tests.test_store_contract import T0, mem, unit
+
+pg_server, pg_dsn = pg_fixtures.pg_server, pg_fixtures.pg_dsn  # a real server per session
+
+
+@pytest.fixture
+def pk(pg_dsn: str, embedder: MiniLMEmbedder, clock: Clock) -> Iterator[Kenning]:
+    with Kenning(pg_dsn, project="proj", embedder=embedder, clock=clock) as k:
+        yield k
+
+
+def test_dsn_opens_postgres_and_paths_open_sqlite(pg_dsn: str, tmp_path: Path) -> None:
+    assert is_dsn(pg_dsn) and not is_dsn(str(tmp_path / "k.db")) and not is_dsn(tmp_path)
+    pg = open_store(pg_dsn)
+    lite = open_store(tmp_path / "k.db")
+    try:
+        assert (pg.engine, lite.engine) == ("postgresql", "sqlite")
+        assert isinstance(pg, PostgresStore) and isinstance(lite, SQLiteStore)
+    finally:
+        pg.close()
+        lite.close()
+
+
+def test_password_is_redacted() -> None:
+    assert redact_dsn("postgresql://bob:s3cret@db.example/k") == "postgresql://bob:***@db.example/k"
+    assert "s3cret" not in redact_dsn("postgresql:///k?host=/tmp&password=s3cret&sslmode=off")
+    assert redact_dsn("postgresql://bob@db/k") == "postgresql://bob@db/k"
+
+
+def test_remember_recall_link_why(pk: Kenning, clock: Clock) -> None:
+    jwt = pk.remember("Use JWT for auth: stateless tokens scale", type="decision",
+                      topic="auth_strategy")
+    pk.remember("The CI cache keys on the lockfile hash", type="pattern", topic="ci")
+    hits = pk.recall("why did we pick JWT?", k=5, explain=True)
+    assert hits[0].memory.id == jwt.id
+    assert hits[0].parts is not None and hits[0].parts["vector_rank"] == 1
+    assert pk.recall("how do users log in?", k=1)[0].memory.topic == "auth_strategy"
+    assert pk.get(jwt.id).access_count == 2
+    clock.advance(60_000)
+    sessions = pk.remember("Use server sessions instead of JWT", type="decision",
+                           topic="auth_strategy")
+    link = pk.link(sessions.id, jwt.id, "supersedes", reason="token refresh too slow")
+    assert link.link_type.value == "evolution"
+    chain = pk.why("auth_strategy")
+    assert [e.memory.id for e in chain][:2] == [sessions.id, jwt.id]
+    pk.forget(sessions.id)
+    assert all(ln.from_id != sessions.id for ln in pk.links(jwt.id))
+    status = pk.status()
+    assert status["engine"] == "postgresql" and status["memories"] == 2
+    pg = status["postgres"]
+    assert pg["pgvector_version"] and pg["server_version"]
+    assert [i["valid"] for i in pg["hnsw_indexes"]] == [True]
+    assert pg["pool"]["errors"] == 0 and pg["pool"]["max"] >= 1
+
+
+def test_consolidate_runs_under_an_advisory_lock(pk: Kenning) -> None:
+    a = pk.remember("Deploys go through the staging cluster first", type="pattern")
+    b = pk.remember("Staging cluster uses spot instances", type="context")
+    pk.link(a.id, b.id, "relates to")
+    report = pk.consolidate()
+    assert report["memories"] == 2 and report["links"] >= 1
+    assert set(pk.store.graph_scores()) == {a.id, b.id}
+    other = PostgresStore(pk.store.dsn)  # another process or machine, in real life
+    done = threading.Event()
+    try:
+        with other.exclusive("consolidate"):
+            worker = threading.Thread(target=lambda: (pk.consolidate(), done.set()))
+            worker.start()
+            assert not done.wait(1.0)  # waits for the other consolidation to finish
+        assert done.wait(30)
+        worker.join()
+    finally:
+        other.close()
+
+
+def test_env_var_selects_postgres(pg_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KENNING_DB", pg_dsn)
+    with Kenning(project="p", embedder=None) as k:
+        k.remember("Environment DSN works", type="insight")
+        assert k.store.engine == "postgresql" and k.count() == 1
+
+
+def test_workspaces_do_not_see_each_other(pg_dsn: str) -> None:
+    a = PostgresStore(pg_dsn, organisation="acme", workspace="web")
+    b = PostgresStore(pg_dsn, organisation="acme", workspace="infra")
+    try:
+        m = mem("shared text")
+        a.insert([m], np.stack([unit(1)]), "e1")
+        [again] = b.insert([mem("shared text", at=T0 + 1)], np.stack([unit(1)]), "e1")
+        assert again.is_new  # the same text in another workspace is another memory
+        assert a.count(Filters()) == 1 and b.count(Filters()) == 1
+        assert b.get_many([m.id]) == {} and not b.delete(m.id)
+        assert [i for i, _ in b.vector_search(unit(1), "e1", Filters(), 10)] == [again.id]
+        assert a.keyword_search("shared", Filters(), 10)[0][0] == m.id
+        a.set_meta("graph_computed_at", "1")
+        assert b.get_meta("graph_computed_at") is None
+    finally:
+        a.close()
+        b.close()
+    with pytest.raises(ValueError):
+        PostgresStore(pg_dsn, workspace="x'; DROP TABLE memories; --")
+
+
+def test_learning_rule_matches_sqlite(pg_dsn: str, tmp_path: Path) -> None:
+    stores = [PostgresStore(pg_dsn), SQLiteStore(tmp_path / "l.db")]
+    try:
+        results = []
+        for s in stores:
+            m = mem("learned", confidence=0.5)
+            s.insert([m], None, None)
+            s.record_access([m.id, m.id], T0 + 3_600_000)
+            s.adjust_confidence([(m.id, -0.05, "failing test")], T0 + 7_200_000)
+            results.append((s.get_many([m.id])[m.id].confidence,
+                            [(a, round(c, 9), r) for a, c, r in s.confidence_history(m.id)]))
+        assert results[0] == results[1]
+    finally:
+        for s in stores:
+            s.close()
+
+
+WRITER = """
+import sys
+from kenning import Kenning
+from kenning.errors import KenningError
+dsn, n, tag = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+errors = 0
+with Kenning(dsn, project="p", embedder=None) as k:
+    target = k.list(limit=1, newest_first=False)[0].id
+    for i in range(n):
+        try:
+            k.remember(f"writer {tag} note {i}", type="insight")
+            k.store.record_access([target], 1_780_000_000_000 + i)
+        except KenningError:
+            errors += 1
+print(errors)
+"""
+
+
+@pytest.mark.slow
+def test_concurrent_processes_lose_nothing(pg_dsn: str) -> None:
+    with Kenning(pg_dsn, project="p", embedder=None) as k:
+        k.remember("the memory every writer reads", type="insight")
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, pg_dsn, "60", str(w)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for w in range(4)
+    ]
+    outs = [p.communicate(timeout=180) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, [e for _, e in outs]
+    assert [int(o.strip()) for o, _ in outs] == [0] * 4
+    with Kenning(pg_dsn, project="p", embedder=None) as k:
+        assert k.count() == 1 + 4 * 60
+        first = k.list(limit=1, newest_first=False)[0]
+        assert first.access_count == 4 * 60  # no lost increments
+
+
+def cli(env: dict[str, str], *args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([KENNING, *args], env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    if ok:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+@pytest.fixture
+def pg_cli_env(cli_env: dict[str, str]) -> dict[str, str]:
+    env = dict(cli_env)
+    env.pop("KENNING_DB", None)
+    env["KENNING_EMBEDDER"] = "none"
+    return env
+
+
+def with_password(dsn: str) -> str:
+    """The same DSN with a password (the test server trusts local sockets, so any works)."""
+    return dsn.replace("postgresql://postgres:@", "postgresql://postgres:s3cret@", 1)
+
+
+def test_cli_with_db_dsn(pg_dsn: str, pg_cli_env: dict[str, str]) -> None:
+    dsn = with_password(pg_dsn)
+    made = json.loads(cli(pg_cli_env, "remember", "Use JWT for auth", "--type", "decision",
+                          "--db", dsn, "--json").stdout)
+    assert made["created"]
+    found = json.loads(cli(pg_cli_env, "recall", "JWT", "--db", dsn, "--json").stdout)
+    assert found["hits"][0]["memory"]["id"] == made["id"]
+    doctor = cli(pg_cli_env, "doctor", "--db", dsn)
+    assert "pgvector" in doctor.stdout and "pool" in doctor.stdout
+    doc = json.loads(cli(pg_cli_env, "doctor", "--db", dsn, "--json").stdout)
+    assert doc["engine"] == "postgresql" and doc["postgres"]["pgvector_version"]
+    if "s3cret" in dsn:
+        assert "s3cret" not in doctor.stdout + json.dumps(doc)
+    env = dict(pg_cli_env, KENNING_DB=dsn)
+    assert json.loads(cli(env, "list", "--json").stdout)["total"] == 1
+
+
+def test_cli_unreachable_server_is_one_line(pg_cli_env: dict[str, str],
+                                            tmp_path: Path) -> None:
+    bad = f"postgresql://u:hunter2@/nodb?host={tmp_path}&connect_timeout=2"
+    proc = cli(pg_cli_env, "list", "--db", bad, ok=False)
+    assert proc.returncode == 1
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: cannot open PostgreSQL store")
+    assert "hunter2" not in proc.stderr
+
+
+def test_sqlite_paths_still_work_through_the_cli(pg_cli_env: dict[str, str],
+                                                 tmp_path: Path) -> None:
+    db = tmp_path / "sub" / "k.db"
+    cli(pg_cli_env, "remember", "SQLite path kept", "--db", str(db))
+    assert db.exists()

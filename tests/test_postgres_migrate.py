@@ -1,0 +1,111 @@
+"""``kenning migrate``: SQLite -> PostgreSQL -> SQLite keeps every byte, and resumes cleanly."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from kenning import Kenning
+from kenning.embed import MiniLMEmbedder
+from kenning.models import Filters
+from kenning.store.migrate import fingerprint, migrate
+from kenning.store.postgres import PostgresStore
+from kenning.store.sqlite import SQLiteStore
+from tests import pg_fixtures
+from tests.conftest import Clock
+from tests.test_cli import KENNING
+
+pg_server, pg_dsn = pg_fixtures.pg_server, pg_fixtures.pg_dsn  # a real server per session
+
+
+def build_source(path: Path, embedder: MiniLMEmbedder, clock: Clock) -> dict:
+    """A SQLite store with vectors, explicit and automatic links, graph scores and meta."""
+    with Kenning(path, project="proj", embedder=embedder, clock=clock) as k:
+        old = k.remember("Use JWT for auth: stateless tokens", type="decision", topic="auth",
+                         tags=["security", "api"], metadata={"ticket": "SEC-1", "n": 1.5})
+        for i in range(23):
+            clock.advance(1000)
+            k.remember(f"Note {i}: the build cache lives in .cache/{i}", type="insight",
+                       topic="build")
+        new = k.remember("Use sessions instead of JWT", type="decision", topic="auth",
+                         agent="reviewer")
+        k.link(new.id, old.id, "supersedes", reason="refresh too slow")
+        k.recall("JWT sessions", k=3)
+        k.update(old.id, confidence=0.42)
+        k.consolidate()
+        k.store.set_meta("custom:state", '{"x": 1}')
+        return fingerprint(k.store)
+
+
+def test_sqlite_to_postgres_to_sqlite_keeps_hashes(
+    tmp_path: Path, pg_dsn: str, embedder: MiniLMEmbedder, clock: Clock
+) -> None:
+    before = build_source(tmp_path / "a.db", embedder, clock)
+    assert before["counts"]["vectors"] == 25 and before["counts"]["links"] >= 2
+    assert before["counts"]["graph_scores"] == 25
+    src, pg = SQLiteStore(tmp_path / "a.db"), PostgresStore(pg_dsn)
+    try:
+        there = migrate(src, pg, batch=7, bulk=True)  # HNSW built once at the end
+        assert there.verified and there.copied["memories"] == 25
+        assert [i["valid"] for i in pg.server_info()["hnsw_indexes"]] == [True]
+    finally:
+        src.close()
+    back_store = SQLiteStore(tmp_path / "b.db")
+    try:
+        back = migrate(pg, back_store, batch=10)
+        assert back.verified
+        assert back.target_fingerprint == before
+    finally:
+        pg.close()
+        back_store.close()
+    with Kenning(tmp_path / "b.db", project="proj", embedder=embedder, clock=clock) as k:
+        assert k.why("auth")[0].memory.content == "Use sessions instead of JWT"
+        assert k.recall("JWT sessions", k=1)[0].memory.topic == "auth"
+
+
+def test_interrupted_migration_resumes_without_duplicates(
+    tmp_path: Path, pg_dsn: str, embedder: MiniLMEmbedder, clock: Clock
+) -> None:
+    before = build_source(tmp_path / "a.db", embedder, clock)
+    src, pg = SQLiteStore(tmp_path / "a.db"), PostgresStore(pg_dsn)
+
+    def stop_after_two_batches(phase: str, done: int, total: int) -> None:
+        if phase == "memories" and done >= 10:
+            raise KeyboardInterrupt
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            migrate(src, pg, batch=5, progress=stop_after_two_batches)
+        assert pg.count(Filters()) == 10
+        again = migrate(src, pg, batch=5)
+        assert again.skipped["memories"] == 10 and again.copied["memories"] == 15
+        assert again.verified and again.target_fingerprint == before
+        assert migrate(src, pg, batch=5).copied["memories"] == 0  # a third run is a no-op
+        assert pg.count(Filters()) == 25
+    finally:
+        src.close()
+        pg.close()
+
+
+def test_cli_migrate_both_ways(tmp_path: Path, pg_dsn: str, embedder: MiniLMEmbedder,
+                               clock: Clock, cli_env: dict[str, str]) -> None:
+    before = build_source(tmp_path / "a.db", embedder, clock)
+    env = dict(cli_env, KENNING_DB=str(tmp_path / "a.db"))
+    out = subprocess.run([KENNING, "migrate", "--to", pg_dsn, "--json"], env=env,
+                         capture_output=True, text=True, timeout=300, check=False)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["verified"] and doc["target_fingerprint"] == before
+    human = subprocess.run(
+        [KENNING, "migrate", "--from", pg_dsn, "--to", str(tmp_path / "c.db")], env=env,
+        capture_output=True, text=True, timeout=300, check=False)
+    assert human.returncode == 0, human.stderr
+    assert "memories" in human.stdout and "DIFFERS" not in human.stdout
+    assert human.stdout.count(" ok") == 5
+    missing = subprocess.run([KENNING, "migrate", "--from", str(tmp_path / "nope.db"), "--to",
+                              pg_dsn], env=env, capture_output=True, text=True, timeout=60,
+                             check=False)
+    assert missing.returncode == 1 and missing.stderr.startswith("error: no store at")
