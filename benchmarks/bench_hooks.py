@@ -88,20 +88,27 @@ def bench_size(n: int, runs: int, embedder: MiniLMEmbedder) -> dict[str, Any]:
             timed(bare, "", env)
             timed([str(HOOK), "UserPromptSubmit"], loads["UserPromptSubmit"][0], env)
             timed([str(HOOK), "PostToolUse"], loads["PostToolUse"][0], env)
-        samples: dict[str, list[float]] = {"bare": [], "UserPromptSubmit": [], "PostToolUse": []}
+        samples: dict[str, list[float]] = {
+            "bare": [], "UserPromptSubmit": [], "PostToolUse": [],
+            "UserPromptSubmit (no index)": []}
         injected = 0
-        for i in range(runs):
-            samples["bare"].append(timed(bare, "", env))
-            t0 = time.perf_counter()
-            out = subprocess.run([str(HOOK), "UserPromptSubmit"],
-                                 input=loads["UserPromptSubmit"][i].encode(), env=env,
-                                 capture_output=True)
-            samples["UserPromptSubmit"].append(time.perf_counter() - t0)
-            injected += b"additionalContext" in out.stdout
-            samples["PostToolUse"].append(
-                timed([str(HOOK), "PostToolUse"], loads["PostToolUse"][i], env))
         start = json.dumps({"session_id": "bench-session", "cwd": str(project_dir),
                             "hook_event_name": "SessionStart", "source": "startup"})
+        for phase in ("no index", "index"):
+            if phase == "index":  # as in a session: SessionStart builds the prompt index
+                timed([str(HOOK), "SessionStart"], start, env)
+            for i in range(runs):
+                samples["bare"].append(timed(bare, "", env))
+                t0 = time.perf_counter()
+                out = subprocess.run([str(HOOK), "UserPromptSubmit"],
+                                     input=loads["UserPromptSubmit"][i].encode(), env=env,
+                                     capture_output=True)
+                name = "UserPromptSubmit" + (" (no index)" if phase == "no index" else "")
+                samples[name].append(time.perf_counter() - t0)
+                injected += b"additionalContext" in out.stdout and phase == "index"
+                if phase == "index":
+                    samples["PostToolUse"].append(
+                        timed([str(HOOK), "PostToolUse"], loads["PostToolUse"][i], env))
         end = json.dumps({"session_id": "bench-session", "cwd": str(project_dir),
                           "hook_event_name": "SessionEnd", "reason": "other"})
         samples["SessionStart"] = [timed([str(HOOK), "SessionStart"], start, env)
@@ -159,7 +166,8 @@ def main() -> None:
     results["load_after"] = load_average()
     rows = []
     for r in results["sizes"]:
-        for name in ("bare", "UserPromptSubmit", "PostToolUse", "SessionStart", "SessionEnd"):
+        for name in ("bare", "UserPromptSubmit", "UserPromptSubmit (no index)", "PostToolUse",
+                     "SessionStart", "SessionEnd"):
             ms = r["ms"][name]
             rows.append([f"{r['n']:,}", name, f"{ms['median']:.2f}", f"{ms['p95']:.2f}",
                          f"{r['ratio_to_bare'][name]:.2f}x"])
