@@ -536,6 +536,9 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
                                    if s["vectors_missing"] else "")),
             ("links", str(s["links"])),
             ("redactions", str(s["redactions"])),
+            ("hooks", f"journal {s['hooks']['journal_pending_bytes']:,} bytes waiting; prompt "
+                      f"index {s['hooks']['prompt_index']}; last session "
+                      f"{s['hooks']['last_session_event'] or 'never'}"),
             ("error log", s["error_log"]),
         ]
         if pg := s.get("postgres"):

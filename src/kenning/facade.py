@@ -1108,8 +1108,26 @@ class Kenning:
             "error_log": str(log_path()),
             "recent_errors": recent_errors(5),
             "default_model": MINILM_ID,
+            "hooks": self._hook_status(),
             **({"postgres": stats["postgres"]} if "postgres" in stats else {}),
         }
+
+    def _hook_status(self) -> dict[str, Any]:
+        """The Claude Code hooks' side of the store: journal waiting, prompt index state."""
+        from kenning.hooks import journal, pindex
+
+        directory = self.journal_dir()
+        pending = 0
+        if os.path.isdir(directory):
+            pending = sum(os.path.getsize(os.path.join(directory, n)) for n in os.listdir(directory)
+                          if n == journal.FILE or n.startswith("claimed-"))
+        path = pindex.index_path(directory)
+        state = "missing"
+        if os.path.exists(path):
+            state = "current" if pindex.load(path, self.store.location) is not None else "stale"
+        last = self.store.session_events(kinds=["start", "end"], limit=1, newest_first=True)
+        return {"journal": directory, "journal_pending_bytes": pending,
+                "prompt_index": state, "last_session_event": iso(last[0].at_ms) if last else None}
 
     # -- dashboard -----------------------------------------------------------------------------
 
