@@ -417,7 +417,12 @@ class PostgresStore:
                 if conn.execute(exists, (name,)).fetchone():
                     return  # no lock on the table when the index is already there
                 conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (_MIGRATION_LOCK, dim))
-                conn.execute("SET LOCAL maintenance_work_mem = '256MB'")
+                # pgvector builds fast only while the graph fits in maintenance_work_mem (about
+                # 2 KiB per 384-d vector); past that it falls back to a much slower build.
+                rows = conn.execute("SELECT count(*) FROM memory_vectors WHERE dim = %s",
+                                    (dim,)).fetchone()[0]
+                mem_mb = min(4096, max(256, rows * (dim * 4 + 512) * 3 // 2 // 1_048_576))
+                conn.execute(f"SET LOCAL maintenance_work_mem = '{mem_mb}MB'")
                 conn.execute(
                     f"CREATE INDEX IF NOT EXISTS {name} ON memory_vectors USING hnsw "
                     f"((vector::vector({dim})) vector_cosine_ops) WHERE dim = {dim}"
