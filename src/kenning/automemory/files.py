@@ -6,12 +6,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from kenning.files import atomic_write_bytes
 
 CLIENT_TYPES = ("user", "feedback", "project", "reference")
 _POINTER = re.compile(
@@ -229,18 +229,7 @@ def atomic_write(path: Path, text: str) -> bool:
     with contextlib.suppress(OSError):
         if path.read_bytes() == data:
             return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    atomic_write_bytes(path, data)
     return True
 
 
