@@ -131,7 +131,7 @@ def test_the_client_calls_kenning_mcp_tools(sessions) -> None:
     results = tool_results(sessions, S1)
     assert len(results) == 4, results
     recorded, recalled = results[2], results[3]
-    assert '\\"is_new\\":true' in recorded, recorded
+    assert '\\"is_new\\":true' in recorded and '\\"in_auto_memory\\":true' in recorded, recorded
     assert DECISION[:40] in recalled  # recall found the decision Bash stored a moment earlier
     stored = json.loads(sessions["runs"]["stored after one"].stdout)
     assert AUTO_RECORD in {m["content"] for m in stored["memories"]}

@@ -515,13 +515,18 @@ def auto_sync(k: Any, root: Path, direction: str, min_confidence: float,
     return out
 
 
+AUTO_RECORD_CONFIDENCE = 0.8  # ADR-048's import confidence; above the sync threshold (0.7)
+
+
 def auto_record(k: Any, root: Path, category: str, summary: str, detail: str | None,
                 confidence: float | None) -> dict[str, Any]:
     """ADR-048 §9 ``memory_auto_record``: store the insight (merged with a near-duplicate),
     then curate the auto memory so it shows when confident enough."""
     text = summary if not detail else f"{summary}\n\n{detail}"
+    # Asked for explicitly: by default confident enough to be synced into the auto memory.
     m = k.record_finding(text, source="mcp:auto_record", category=category,
-                         summary=summary, confidence=confidence)
+                         summary=summary,
+                         confidence=AUTO_RECORD_CONFIDENCE if confidence is None else confidence)
     out: dict[str, Any] = {"id": m.id, "is_new": m.is_new, "category": category}
     if not hasattr(k, "curate"):
         out["auto_memory"] = "bridge not available"
