@@ -80,3 +80,29 @@ def test_config_show_cli(layers, tmp_path: Path) -> None:
     bad = subprocess.run([str(kenning), "config", "show", "--project-root", str(project)],
                          env=env, capture_output=True, text=True)
     assert bad.returncode == 1 and "hooks.top_k" in bad.stderr
+
+
+def test_store_location_from_kenning_toml_is_used_by_cli_and_hooks(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    db = tmp_path / "elsewhere" / "team.db"
+    (project / "kenning.toml").write_text(f'[store]\ndb = "{db}"\n')
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KENNING_")}
+    env.update(KENNING_HOME=str(tmp_path / "kdata"), KENNING_EMBEDDER="none",
+               HOME=str(tmp_path))
+    bindir = Path(sys.executable).parent
+    out = subprocess.run([str(bindir / "kenning"), "remember", "Deploy on Tuesdays only",
+                          "--type", "decision"], cwd=project, env=env, capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    assert db.exists()
+    hook = subprocess.run([str(bindir / "kenning-hook"), "UserPromptSubmit"], env=env,
+                          input=json.dumps({"session_id": "s", "cwd": str(project),
+                                            "prompt": "when do we deploy?"}),
+                          capture_output=True, text=True)
+    assert "Deploy on Tuesdays" in hook.stdout
+    (project / "kenning.toml").write_text("[store]\nbd = 1\n")
+    bad = subprocess.run([str(bindir / "kenning"), "list"], cwd=project, env=env,
+                         capture_output=True, text=True)
+    assert bad.returncode == 1 and "unknown key store.bd" in bad.stderr

@@ -27,12 +27,22 @@ def data_dir() -> Path:
 
 
 def default_db_path() -> Path | str:
-    """``$KENNING_DB`` if set (a ``postgresql://`` DSN stays a string), else
-    ``<data dir>/kenning.db``."""
-    if env := os.environ.get("KENNING_DB"):
-        if env.startswith(("postgresql://", "postgres://")):
-            return env
-        return Path(env).expanduser()
+    """``$KENNING_DB`` if set, else ``[store] db`` of the effective ``kenning.toml`` (the
+    hooks read the same), else ``<data dir>/kenning.db``. A ``postgresql://`` DSN stays a
+    string."""
+    location = os.environ.get("KENNING_DB")
+    if not location:
+        from kenning.config import ConfigError, load
+        from kenning.errors import ValidationError
+
+        try:
+            location = str(load(str(project_root())).get("store", "db") or "")
+        except ConfigError as exc:
+            raise ValidationError(str(exc)) from None
+    if location:
+        if location.startswith(("postgresql://", "postgres://")):
+            return location
+        return Path(location).expanduser()
     return data_dir() / "kenning.db"
 
 
