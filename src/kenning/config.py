@@ -9,7 +9,7 @@ import os
 # section -> key -> default. Types are taken from the defaults.
 DEFAULTS: dict[str, dict[str, object]] = {
     "store": {
-        "db": "",  # empty: $KENNING_DB, else <data dir>/kenning.db
+        "db": "",  # a file or postgresql:// DSN; $KENNING_DB wins; empty: <data dir>/kenning.db
     },
     "hooks": {
         "enabled": True,
