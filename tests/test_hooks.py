@@ -202,6 +202,11 @@ def test_session_loop_ingests_brief_learns_and_checkpoints(env, project) -> None
                 env).returncode == 0
     assert hook("SessionEnd", payload("SessionEnd", project, reason="other"), env).returncode == 0
     assert not errors(env), errors(env)
+    doctor = subprocess.run([str(KENNING), "doctor", "--json"], env=env, capture_output=True,
+                            text=True)
+    hooks = json.loads(doctor.stdout)["hooks"]
+    assert hooks["journal_pending_bytes"] == 0 and hooks["prompt_index"] == "current"
+    assert hooks["last_session_event"] is not None
     with seeded(env, project) as k:
         got = k.get(decision.id)
         assert got.access_count == 1  # the injection counted as a use
@@ -211,11 +216,6 @@ def test_session_loop_ingests_brief_learns_and_checkpoints(env, project) -> None
         assert "keep the ledger work" in cp.content and "pytest" in cp.content
         assert k.injections()[0]["memories"][0]["id"] == decision.id
     assert not (Path(journal_dir(env["KENNING_DB"])) / journal.FILE).exists()  # all ingested
-    doctor = subprocess.run([str(KENNING), "doctor", "--json"], env=env, capture_output=True,
-                            text=True)
-    hooks = json.loads(doctor.stdout)["hooks"]
-    assert hooks["journal_pending_bytes"] == 0 and hooks["prompt_index"] == "current"
-    assert hooks["last_session_event"] is not None
 
 
 def test_file_only_fallback_keeps_events_until_the_store_is_healthy(env, project, tmp_path

@@ -113,3 +113,20 @@ def test_learn_from_session_judges_once(k: Kenning, clock) -> None:
     assert k.get(m.id).confidence == pytest.approx(0.58)
     assert k.learn_from_session("s1")["judged"] == []  # judged once, never twice
     assert k.get(m.id).confidence == pytest.approx(0.58)
+
+
+def test_a_session_that_never_ended_is_judged_once_idle(k: Kenning, clock) -> None:
+    m = k.remember("Use the staging database for load tests", type="decision", confidence=0.7)
+    t = clock()
+    k.record_events([
+        {"id": "i", "session_id": "crashed", "at_ms": t, "kind": "injected",
+         "data": {"memories": [{"id": m.id}]}},
+        {"id": "f", "session_id": "crashed", "at_ms": t + 1, "kind": "tool",
+         "data": {"tool": "Bash", "cmd": "make loadtest", "ok": False}},
+    ])
+    assert k.learn_from_abandoned_sessions() == []  # still fresh: maybe still running
+    clock.advance(2 * H)
+    assert k.learn_from_abandoned_sessions() == ["crashed"]
+    assert k.learn_from_abandoned_sessions() == []  # judged once
+    reasons = [h["reason"] for h in k.confidence_history(m.id)]
+    assert reasons[-1].startswith("session crashed") and "failing" in reasons[-1]

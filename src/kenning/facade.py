@@ -644,6 +644,21 @@ class Kenning:
         return {"session_id": session_id, "trajectories": len(trajs), "judged": judged,
                 "adjusted": applied}
 
+    def learn_from_abandoned_sessions(self, idle_ms: int = 3_600_000) -> list[str]:
+        """Judge sessions that injected memories but never reached SessionEnd (a crash, a
+        killed terminal) once they have been idle for ``idle_ms``. Returns their ids."""
+        now = self.clock()
+        recent = self.store.session_events(kinds=["injected"], project=self.project, limit=500,
+                                           newest_first=True)
+        done: list[str] = []
+        for sid in dict.fromkeys(e.session_id for e in recent if e.session_id):
+            ended = self.store.session_events(session_id=sid, kinds=["end", "judged"], limit=1)
+            last = self.store.session_events(session_id=sid, limit=1, newest_first=True)
+            if not ended and last and now - last[0].at_ms >= idle_ms:
+                self.learn_from_session(sid)
+                done.append(sid)
+        return done
+
     def injections(self, limit: int = 50) -> list[dict[str, Any]]:
         """What the prompt hook put in front of the model recently, and why, newest first."""
         events = self.store.session_events(kinds=["injected"], project=self.project,

@@ -11,15 +11,13 @@ from kenning.hooks import fastjson, journal, locate
 Settings = dict[str, object]
 
 
-def _open(location: str, project: str, cwd: str | None, *, model: bool) -> Any:
+def _open(location: str, project: str, *, model: bool) -> Any:
     from kenning.facade import Kenning
 
     kw: dict[str, Any] = {"project": project}
     if not model:
         kw["embedder"] = None
-    k = Kenning(location, **kw)
-    k.project_root = locate.git_root(cwd) if cwd else None  # type: ignore[attr-defined]
-    return k
+    return Kenning(location, **kw)
 
 
 def _root(payload: dict[str, object]) -> str | None:
@@ -42,9 +40,10 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
     from pathlib import Path
 
     root = _root(payload)
-    k = _open(location, project, root, model=True)
+    k = _open(location, project, model=True)
     try:
         _step("ingest", k.ingest_journal, "SessionStart")
+        _step("learn", k.learn_from_abandoned_sessions, "SessionStart")
         options = _auto_options(settings)
         if root and options.enabled:
             _step("auto_import", lambda: k.auto_import(Path(root), options), "SessionStart")
@@ -72,13 +71,16 @@ def pre_compact(payload: dict[str, object], settings: Settings, project: str, lo
     note = payload.get("custom_instructions") if isinstance(
         payload.get("custom_instructions"), str) else None
     try:
-        k = _open(location, project, _root(payload), model=False)
+        k = _open(location, project, model=False)
     except Exception:
+        from kenning.redact import redact
+
+        text = f"Session {session_id[:8]} checkpoint before compaction" + (
+            f": {note}" if note else "")
         journal.append(locate.journal_dir(location), [{
             "id": journal.new_event_id(now_ms), "session_id": session_id, "project": project,
             "at_ms": now_ms, "kind": "remember",
-            "data": {"text": f"Session {session_id[:8]} checkpoint before compaction"
-                     + (f": {note}" if note else ""), "type": "checkpoint",
+            "data": {"text": redact(text).text, "type": "checkpoint",
                      "source": f"session:{session_id}"},
         }])
         raise
@@ -101,7 +103,7 @@ def end(payload: dict[str, object], settings: Settings, project: str, location: 
         "id": journal.new_event_id(now_ms), "session_id": session_id, "project": project,
         "at_ms": now_ms, "kind": "end", "data": {"reason": str(payload.get("reason") or "")},
     }])
-    k = _open(location, project, root, model=True)
+    k = _open(location, project, model=True)
     try:
         _step("ingest", k.ingest_journal)
         _step("learn", lambda: k.learn_from_session(session_id))
@@ -110,11 +112,10 @@ def end(payload: dict[str, object], settings: Settings, project: str, location: 
             _step("extract", lambda: k.extract(transcript=Path(transcript),
                                                repo=Path(root) if root else None, apply=True))
         _step("consolidate", k.consolidate)
-        _step("prompt index", k.build_prompt_index)
         options = _auto_options(settings)
-        if root and options.enabled:
+        if root and options.enabled:  # imports what changed, writes files, curates MEMORY.md
             _step("auto_sync", lambda: k.auto_sync(Path(root), options))
-            _step("curate", lambda: k.curate(Path(root), options))
+        _step("prompt index", k.build_prompt_index)  # last: after every write of this session
     finally:
         k.close()
 

@@ -406,10 +406,12 @@ class SQLiteStore:
         """One write transaction, taken with BEGIN IMMEDIATE so concurrent writers queue."""
         with self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
+            before = self._conn.total_changes
             try:
                 yield self._conn
                 self._conn.execute("COMMIT")
-                mark_written(self._version_file)
+                if self._conn.total_changes != before:  # a no-op write keeps derived files
+                    mark_written(self._version_file)
             except BaseException:
                 if self._conn.in_transaction:
                     self._conn.execute("ROLLBACK")
