@@ -411,3 +411,14 @@ def test_session_events_are_idempotent_and_filtered(store: Store) -> None:
     assert [e.id for e in store.session_events(kinds=["tool"], newest_first=True)] == ["e3", "e2"]
     assert [e.id for e in store.session_events(project="q")] == ["e3"]
     assert store.session_events(session_id="s1", limit=1)[0].data == {"memories": [{"id": "x"}]}
+
+
+def test_scan_pages_every_memory_in_id_order(store: Store) -> None:
+    made = [mem(f"note {i}", at=T0 + (7 * i) % 10) for i in range(10)]
+    store.insert(made, None, None)
+    seen, after = [], None
+    while page := store.scan(after, 3):
+        assert len(page) <= 3
+        seen += [m.id for m in page]
+        after = page[-1].id
+    assert seen == sorted(m.id for m in made)

@@ -74,6 +74,11 @@ class Store(Protocol):
         newest_first: bool = True,
     ) -> list[Memory]: ...
 
+    def scan(self, after: str | None, limit: int) -> list[Memory]:
+        """Every memory in id order, ``limit`` at a time after the id ``after`` (keyset paging:
+        each page costs the same however deep, unlike an OFFSET)."""
+        ...
+
     def count(self, filters: Filters) -> int: ...
 
     def keyword_search(self, query: str, filters: Filters, limit: int) -> list[tuple[str, float]]:

@@ -685,6 +685,11 @@ class PostgresStore:
             params += [limit, offset]
         return [_memory_row(r) for r in self._rows(sql, params)]
 
+    def scan(self, after: str | None, limit: int) -> list[Memory]:
+        return [_memory_row(r) for r in self._rows(
+            f"SELECT {_M_COLUMNS} FROM memories m WHERE m.id > %s AND {self._mine} "
+            "ORDER BY m.id LIMIT %s", [after or "", limit])]
+
     def count(self, filters: Filters) -> int:
         where, params = _where(filters)
         return int(self._rows(

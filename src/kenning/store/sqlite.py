@@ -583,6 +583,13 @@ class SQLiteStore:
             params += [limit, offset]
         return [_row_to_memory(r, is_new=False) for r in self._conn.execute(sql, params)]
 
+    def scan(self, after: str | None, limit: int) -> list[Memory]:
+        rows = self._conn.execute(
+            f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE id > ? ORDER BY id LIMIT ?",
+            (after or "", limit),
+        )
+        return [_row_to_memory(r, is_new=False) for r in rows]
+
     def count(self, filters: Filters) -> int:
         where, params = _where(filters)
         row = self._conn.execute(f"SELECT count(*) FROM memories{where}", params).fetchone()
