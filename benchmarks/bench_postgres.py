@@ -150,8 +150,10 @@ def ingest(target: str, n: int, embedder: ClusterEmbedder) -> dict[str, Any]:
 
 
 def recall_latency(target: str, embedder: ClusterEmbedder, **store_kw: Any) -> dict[str, Any]:
-    """Facade ``recall`` (hybrid: keyword + vector + ranking + access tracking), per query."""
+    """Facade ``recall`` (hybrid: keyword + vector + ranking + access tracking), per query;
+    then each side alone over a quarter of the queries, to show which one grows."""
     times: list[float] = []
+    sides: dict[str, float] = {}
     with Kenning(target, project=PROJECT, embedder=embedder, clock=clock) as k:
         for j in range(WARMUP):
             k.recall(query(j), k=10)
@@ -159,8 +161,15 @@ def recall_latency(target: str, embedder: ClusterEmbedder, **store_kw: Any) -> d
             t0 = time.perf_counter()
             k.recall(query(j), k=10)
             times.append((time.perf_counter() - t0) * 1000)
+        for mode in ("keyword", "vector"):
+            side = []
+            for j in range(WARMUP, WARMUP + QUERIES // 4):
+                t0 = time.perf_counter()
+                k.recall(query(j), k=10, mode=mode)
+                side.append((time.perf_counter() - t0) * 1000)
+            sides[f"{mode}_p50_ms"] = summarize(side)["median"]
     s = summarize(times)
-    return {"p50_ms": s["median"], "p95_ms": s["p95"], "runs_ms": rounded(times, 3)}
+    return {"p50_ms": s["median"], "p95_ms": s["p95"], **sides, "runs_ms": rounded(times, 3)}
 
 
 def hnsw_recall(dsn: str, n: int, embedder: ClusterEmbedder) -> list[dict[str, Any]]:

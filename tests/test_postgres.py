@@ -230,3 +230,23 @@ def test_sqlite_paths_still_work_through_the_cli(pg_cli_env: dict[str, str],
     db = tmp_path / "sub" / "k.db"
     cli(pg_cli_env, "remember", "SQLite path kept", "--db", str(db))
     assert db.exists()
+
+
+def test_keyword_search_skips_words_in_most_memories(pg_dsn: str) -> None:
+    """Like SQLite: a word in over 5 % of memories is dropped when rarer ones are asked for."""
+    from kenning.store.postgres import PostgresStore
+
+    with Kenning(pg_dsn, project="p", embedder=None) as k:
+        k.remember_many([{"text": f"deploy note {i}: the service restarted cleanly"}
+                         for i in range(60)])
+        rare = k.remember("Kafka consumer lag alarms fire after every deploy")
+        store = k.store
+        assert isinstance(store, PostgresStore)
+        store.analyze()
+        assert store._selective_terms(["deploy", "kafka"]) == ["deploy", "kafka"]  # small store
+        store.selective_from = 0  # as if it held 20,000 memories
+        store.analyze()
+        assert store._selective_terms(["deploy", "kafka"]) == ["kafka"]
+        assert store._selective_terms(["deploy"]) == ["deploy"]  # nothing rarer: kept
+        hits = store.keyword_search("kafka deploy", k._filters(), 10)
+        assert [h[0] for h in hits] == [rare.id]

@@ -48,6 +48,8 @@ CHANGES_KEPT = 10_000
 ANALYZE_EVERY = 5_000
 STATS_CHECK_S = 30.0
 _MIGRATION_LOCK = 0x4B454E4E  # advisory lock key held while migrating ("KENN")
+COMMON_SHARE = 0.05  # a query word in more than this share of memories is skipped (if others)
+SELECTIVE_FROM = 20_000  # memories from which that applies (as kenning.store.sqlite)
 _RANK = "ts_rank('{0.5, 0.5, 0.75, 1.0}', m.fts, q.q)"  # D tags, C content, B summary, A topic
 _SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.:@-]{0,100}$")
 GLOBAL_META = frozenset({"link_generation"})  # counters kept for the whole database
@@ -303,6 +305,8 @@ class PostgresStore:
         self._mine = (f"m.organisation = '{self.organisation}' "
                       f"AND m.workspace = '{self.workspace}'")
         self._indexed_dims: set[int] = set()
+        self._common: dict[str, float] | None = None
+        self.selective_from = SELECTIVE_FROM
         self.ef_search = int(ef_search)
         self._written = 0
         self._stats_checked = -STATS_CHECK_S
@@ -457,6 +461,43 @@ class PostgresStore:
         """Refresh planner statistics (after bulk loads such as ``kenning migrate``)."""
         with self._pool.connection() as conn:
             conn.execute("ANALYZE memories, memory_vectors, memory_links")
+        self._common = None
+
+    def _common_lexemes(self) -> dict[str, float]:
+        """Lexemes in more than COMMON_SHARE of memories, with their share, from the planner's
+        statistics of the tsvector column (kept by ANALYZE; nothing is counted per query)."""
+        if self._common is None:
+            rows = self._rows(
+                "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats "
+                "WHERE schemaname = current_schema() AND tablename = 'memories' "
+                "AND attname = 'fts'")
+            common: dict[str, float] = {}
+            size = self._rows("SELECT reltuples FROM pg_class WHERE oid = 'memories'::regclass")
+            if size and size[0][0] < self.selective_from:
+                rows = []  # small stores rank every word, as SQLite does below 20,000
+            if rows and rows[0][0]:
+                for lexeme, share in zip(rows[0][0], rows[0][1], strict=False):
+                    if share > COMMON_SHARE:
+                        common[lexeme] = float(share)
+            self._common = common
+        return self._common
+
+    def _selective_terms(self, terms: list[str]) -> list[str]:
+        """As the SQLite engine: in large stores drop query words whose lexemes are in over
+        5 % of memories when rarer ones exist. Ranking the hundreds of thousands of rows a
+        common word matches was most of a 1M-memory recall."""
+        if len(terms) < 2:
+            return terms
+        common = self._common_lexemes()
+        if not common:
+            return terms
+        lexemes = self._rows(
+            "SELECT t, tsvector_to_array(to_tsvector('english', t)) FROM unnest(%s::text[]) t",
+            [terms])
+        share = {t: max((common.get(x, 0.0) for x in lex), default=0.0) if lex else 1.0
+                 for t, lex in lexemes}
+        rare = [t for t in terms if share.get(t, 0.0) == 0.0]
+        return rare or sorted(terms, key=lambda t: share.get(t, 0.0))[:2]
 
     def _log_changes(self, conn: psycopg.Connection[Any], memory_ids: Sequence[str]) -> None:
         """Record changed memories: ``watermark`` moves, so caches in any process refresh."""
@@ -696,7 +737,7 @@ class PostgresStore:
             f"SELECT count(*) FROM memories m WHERE {self._mine}{where}", params)[0][0])
 
     def keyword_search(self, query: str, filters: Filters, limit: int) -> list[tuple[str, float]]:
-        terms = keyword_terms(query)
+        terms = self._selective_terms(keyword_terms(query))
         if not terms:
             return []
         tsquery = " || ".join("plainto_tsquery('english', %s)" for _ in terms)
