@@ -264,3 +264,11 @@ def test_subagent_report_becomes_a_redacted_finding_of_that_agent(env, project) 
         [finding] = [m for m in k.list() if "advisory-lock" in m.content]
         assert secret not in finding.content and finding.agent == "reviewer"
         assert "agent:reviewer" in json.dumps(finding.metadata)
+
+
+def test_a_hook_past_its_budget_exits_zero_silently_and_says_so(env, project) -> None:
+    seeded(env, project).close()
+    slow = dict(env, KENNING_HOOKS_SESSION_START_BUDGET_MS="1")  # nothing finishes in 1 ms
+    result = hook("SessionStart", payload("SessionStart", project, source="startup"), slow)
+    assert (result.returncode, result.stdout) == (0, b"")
+    assert any(e["where"] == "hook SessionStart" and "budget" in e["error"] for e in errors(env))

@@ -31,7 +31,7 @@ _BUDGET_KEYS = {
 }
 
 
-def _arm(budget_ms: int) -> None:
+def _arm(budget_ms: int, event: str) -> None:
     """Exit 0 silently when the budget runs out: Claude Code carries on without us."""
     try:
         import _signal
@@ -39,7 +39,7 @@ def _arm(budget_ms: int) -> None:
         return
 
     def expire(signum: int, frame: object) -> None:
-        _log("hook", TimeoutError(f"hook exceeded its {budget_ms} ms budget"))
+        _log(f"hook {event}", TimeoutError(f"hook exceeded its {budget_ms} ms budget"))
         os._exit(0)
 
     _signal.signal(_signal.SIGALRM, expire)
@@ -80,14 +80,14 @@ def main(argv: list[str], *, stdin: str | None = None, budget: bool = True) -> i
         key = _BUDGET_KEYS[event]
         default_budget = int(DEFAULTS["hooks"][key])  # type: ignore[call-overload]
         if budget:  # armed before reading anything: a stuck stdin cannot hold us either
-            _arm(default_budget)
+            _arm(default_budget, event)
         payload = fastjson.loads(_read_stdin() if stdin is None else stdin)
         if not isinstance(payload, dict):
             raise ValueError("hook payload is not a JSON object")
         cwd = payload.get("cwd")
         settings = handlers.settings_for(cwd if isinstance(cwd, str) and cwd else None)
         if budget and settings[key] != default_budget:
-            _arm(int(settings[key]))  # type: ignore[call-overload]
+            _arm(int(settings[key]), event)  # type: ignore[call-overload]
         if not settings["enabled"]:
             return 0
         out = handlers.handle(event, payload, settings, now_ms)
