@@ -39,8 +39,23 @@ def _arm(budget_ms: int, event: str) -> None:
         return
 
     def expire(signum: int, frame: object) -> None:
-        _log(f"hook {event}", TimeoutError(f"hook exceeded its {budget_ms} ms budget"))
-        os._exit(0)
+        # No imports in a signal handler: the main flow may be inside one (the import lock
+        # would deadlock); write the error log line with what is loaded already.
+        try:
+            from kenning.hooks import fastjson, locate  # loaded before the timer was armed
+
+            directory = locate.data_dir()
+            os.makedirs(directory, exist_ok=True)
+            line = fastjson.dumps({
+                "at_ms": time.time_ns() // 1_000_000, "where": f"hook {event}",
+                "error": f"TimeoutError: hook exceeded its {budget_ms} ms budget", "trace": [],
+            }) + "\n"
+            fd = os.open(os.path.join(directory, "errors.jsonl"),
+                         os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            os.write(fd, line.encode())
+            os.close(fd)
+        finally:
+            os._exit(0)
 
     _signal.signal(_signal.SIGALRM, expire)
     _signal.setitimer(_signal.ITIMER_REAL, budget_ms / 1000)
