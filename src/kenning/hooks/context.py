@@ -5,8 +5,8 @@ consolidation), rendered as compact markdown within a character budget."""
 
 from __future__ import annotations
 
-from kenning import learning
-from kenning import weights as W
+from kenning.hooks import inject
+from kenning.hooks.inject import CANDIDATES, COMMON_FRACTION, COMMON_FROM, MAX_TERMS, PROMPT_CHARS
 from kenning.words import query_terms
 
 try:  # the C module alone: the sqlite3 package adds datetime and friends (~1.5 ms)
@@ -14,14 +14,8 @@ try:  # the C module alone: the sqlite3 package adds datetime and friends (~1.5 
 except ImportError:  # pragma: no cover - interpreters without the split module
     import sqlite3 as sqlite  # type: ignore[no-redef]
 
-PROMPT_CHARS = 4000  # only the head of a huge prompt is searched
-MAX_TERMS = 16
-CANDIDATES = 40
-COMMON_FRACTION = 0.05  # in large stores, terms in more than 5 % of memories are dropped
-COMMON_FROM = 2000
 
 _BM25 = "bm25(memories_fts, 2.0, 1.5, 1.0, 1.0)"  # as kenning.store.sqlite: topic, summary first
-_OUTCOME = dict(W.OUTCOME_FACTOR)
 
 
 def connect(path: str, busy_ms: int = 200) -> object:
@@ -78,29 +72,11 @@ def rank(conn: object, prompt: str, project: str, now_ms: int, k: int = 5,
     ).fetchall()
     if not rows:
         return []
-    best = max(-r[9] for r in rows)
+    top = max(-r[9] for r in rows)
     graph = any(r[10] is not None for r in rows)
-    out = []
-    for (mid, mtype, topic, summary, conf, created, updated, accessed, outcome, s, pr,
-         superseded) in rows:
-        confidence = learning.decayed(conf, learning.anchor_ms(created, updated, accessed), now_ms)
-        if confidence < min_confidence:
-            continue
-        relevance = (-s / best) if best > 0 else 1.0
-        rec = W.recency(created, now_ms)
-        score = relevance * (1 - W.CONFIDENCE_WEIGHT + W.CONFIDENCE_WEIGHT * confidence)
-        score *= 1 - W.RECENCY_WEIGHT + W.RECENCY_WEIGHT * rec
-        if graph:
-            score = W.GRAPH_ALPHA * score + (1 - W.GRAPH_ALPHA) * (pr or 0.0)
-        factor = _OUTCOME.get(outcome, 1.0) * (W.SUPERSEDED_FACTOR if superseded else 1.0)
-        score *= factor
-        out.append({
-            "id": mid, "type": mtype, "topic": topic, "summary": summary,
-            "confidence": round(confidence, 3), "outcome": outcome, "score": round(score, 4),
-            "parts": {"keyword": round(relevance, 4), "confidence": round(confidence, 3),
-                      "recency": round(rec, 3), "pagerank": round(pr or 0.0, 4),
-                      "outcome": _OUTCOME.get(outcome, 1.0),
-                      "superseded": W.SUPERSEDED_FACTOR if superseded else 1.0},
-        })
-    out.sort(key=lambda h: (-h["score"], h["id"]))  # type: ignore[operator]
-    return out[:k]
+    return inject.best([
+        inject.hit(mid, mtype, topic, summary, conf, created, updated, accessed, outcome,
+                   (-s / top) if top > 0 else 1.0, pr or 0.0, bool(superseded), now_ms,
+                   graph=graph, min_confidence=min_confidence)
+        for (mid, mtype, topic, summary, conf, created, updated, accessed, outcome, s, pr,
+             superseded) in rows], k)

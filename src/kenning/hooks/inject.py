@@ -1,10 +1,52 @@
 """What the prompt hook injects: compact markdown, one line per memory with its id, and the
 prompt words that explain the match."""
 
+from kenning import learning
+from kenning import weights as W
 from kenning.words import query_terms
 
-PROMPT_CHARS = 4000
+_OUTCOME = dict(W.OUTCOME_FACTOR)
+
+PROMPT_CHARS = 4000  # only the head of a huge prompt is searched
 MAX_TERMS = 16
+CANDIDATES = 40  # best keyword matches that are scored in full
+COMMON_FRACTION = 0.05  # in large stores, terms in more than 5 % of memories are dropped
+COMMON_FROM = 2000
+
+
+def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence: float,
+        created: int, updated: int, accessed: int | None, outcome: str | None,
+        relevance: float, pagerank: float, superseded: bool, now_ms: int, *, graph: bool,
+        min_confidence: float = 0.0) -> dict[str, object] | None:
+    """One candidate scored as ``kenning.ranking.final_scores`` scores it (keyword relevance,
+    decayed confidence, recency, PageRank, outcome, supersession), with its parts; None when
+    its confidence is below ``min_confidence``. Both prompt paths (index and store) use it."""
+    confidence = learning.decayed(stored_confidence,
+                                  learning.anchor_ms(created, updated, accessed), now_ms)
+    if confidence < min_confidence:
+        return None
+    rec = W.recency(created, now_ms)
+    score = relevance * (1 - W.CONFIDENCE_WEIGHT + W.CONFIDENCE_WEIGHT * confidence)
+    score *= 1 - W.RECENCY_WEIGHT + W.RECENCY_WEIGHT * rec
+    if graph:
+        score = W.GRAPH_ALPHA * score + (1 - W.GRAPH_ALPHA) * pagerank
+    out_f = _OUTCOME.get(outcome, 1.0) if outcome else 1.0
+    history = W.SUPERSEDED_FACTOR if superseded else 1.0
+    score *= out_f * history
+    return {
+        "id": mid, "type": mtype, "topic": topic or None, "summary": summary,
+        "confidence": round(confidence, 3), "outcome": outcome or None, "score": round(score, 4),
+        "parts": {"keyword": round(relevance, 4), "confidence": round(confidence, 3),
+                  "recency": round(rec, 3), "pagerank": round(pagerank, 4), "outcome": out_f,
+                  "superseded": history},
+    }
+
+
+def best(hits: list[dict[str, object] | None], k: int) -> list[dict[str, object]]:
+    """The top ``k`` scored hits, ties by id."""
+    kept = [h for h in hits if h is not None]
+    kept.sort(key=lambda h: (-h["score"], h["id"]))  # type: ignore[operator]
+    return kept[:k]
 
 
 def matched_terms(prompt: str, hits: list[dict[str, object]]) -> list[str]:

@@ -6,16 +6,11 @@ import mmap
 import os
 
 from kenning import indexformat as F
-from kenning import learning
-from kenning import weights as W
-from kenning.hooks import locate
+from kenning.hooks import inject, locate
+from kenning.hooks.inject import CANDIDATES, COMMON_FRACTION, COMMON_FROM, MAX_TERMS, PROMPT_CHARS
 from kenning.words import query_terms
 
 FILE = "prompt-index.bin"
-COMMON_FRACTION = 0.05  # in large stores, terms in more than 5 % of memories are dropped
-COMMON_FROM = 2000
-CANDIDATES = 40
-_OUTCOME = dict(W.OUTCOME_FACTOR)
 
 
 def index_path(journal_dir: str) -> str:
@@ -46,15 +41,14 @@ def load(path: str, location: str) -> mmap.mmap | None:
 
 
 def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int = 5,
-         min_confidence: float = 0.0, prompt_chars: int = 4000, max_terms: int = 16
-         ) -> list[dict[str, object]]:
+         min_confidence: float = 0.0) -> list[dict[str, object]]:
     """The same contract as ``kenning.hooks.context.rank``, over the index."""
     head = _struct.unpack_from(F.HEADER, data, 0)
     n_mem, slots, table_off, post_off, mem_off = head[2], head[3], head[6], head[7], head[8]
     if not n_mem:
         return []
     found: list[tuple[int, int]] = []
-    for term in query_terms(prompt[:prompt_chars], max_terms):
+    for term in query_terms(prompt[:PROMPT_CHARS], MAX_TERMS):
         if len(term) < 2:
             continue
         h = F.fnv64(F.stem(term))
@@ -77,10 +71,10 @@ def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int
             scores[mem] = scores.get(mem, 0.0) + w
     if not scores:
         return []
-    best = max(scores.values())
+    top = max(scores.values()) or 1.0
     head_ids = sorted(scores, key=lambda m: -scores[m])[: max(CANDIDATES, 4 * k)]
     blob = mem_off + 4 * n_mem
-    out = []
+    hits = []
     for mem in head_ids:
         rel_off = _struct.unpack_from("<I", data, mem_off + 4 * mem)[0]
         conf, pr, created, updated, accessed, flags, size = _struct.unpack_from(
@@ -90,25 +84,8 @@ def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int
             data[start: start + size].decode("utf-8").split(F.SEP))
         if mproject != project and scope != "user":
             continue
-        confidence = learning.decayed(conf, learning.anchor_ms(created, updated, accessed or None),
-                                      now_ms)
-        if confidence < min_confidence:
-            continue
-        relevance = scores[mem] / best if best > 0 else 1.0
-        rec = W.recency(created, now_ms)
-        score = relevance * (1 - W.CONFIDENCE_WEIGHT + W.CONFIDENCE_WEIGHT * confidence)
-        score *= 1 - W.RECENCY_WEIGHT + W.RECENCY_WEIGHT * rec
-        score = W.GRAPH_ALPHA * score + (1 - W.GRAPH_ALPHA) * pr
-        superseded = bool(flags & F.SUPERSEDED)
-        out_f = _OUTCOME.get(outcome or None, 1.0)  # type: ignore[arg-type]
-        score *= out_f * (W.SUPERSEDED_FACTOR if superseded else 1.0)
-        out.append({
-            "id": mid, "type": mtype, "topic": topic or None, "summary": summary,
-            "confidence": round(confidence, 3), "outcome": outcome or None,
-            "score": round(score, 4),
-            "parts": {"keyword": round(relevance, 4), "confidence": round(confidence, 3),
-                      "recency": round(rec, 3), "pagerank": round(pr, 4), "outcome": out_f,
-                      "superseded": W.SUPERSEDED_FACTOR if superseded else 1.0},
-        })
-    out.sort(key=lambda h: (-h["score"], h["id"]))  # type: ignore[operator]
-    return out[:k]
+        hits.append(inject.hit(mid, mtype, topic, summary, conf, created, updated,
+                               accessed or None, outcome or None, scores[mem] / top,
+                               pr, bool(flags & F.SUPERSEDED), now_ms, graph=True,
+                               min_confidence=min_confidence))
+    return inject.best(hits, k)
