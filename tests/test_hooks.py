@@ -272,3 +272,26 @@ def test_a_hook_past_its_budget_exits_zero_silently_and_says_so(env, project) ->
     result = hook("SessionStart", payload("SessionStart", project, source="startup"), slow)
     assert (result.returncode, result.stdout) == (0, b"")
     assert any(e["where"] == "hook SessionStart" and "budget" in e["error"] for e in errors(env))
+
+
+@pytest.mark.parametrize("extra", [
+    {}, {"KENNING_HOME": "~/kh"}, {"XDG_DATA_HOME": "/srv/xdg"}, {"KENNING_DB": "~/x/k.db"},
+    {"KENNING_DB": "postgresql://u:pw@db.example/kenning"},
+])
+def test_lean_paths_answer_as_kenning_paths(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                            extra: dict[str, str]) -> None:
+    """The hooks' os.path copies of data dir, store and project must never drift."""
+    from kenning import paths
+    from kenning.hooks import locate
+
+    for name in ("KENNING_HOME", "XDG_DATA_HOME", "KENNING_DB", "KENNING_PROJECT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for name, value in extra.items():
+        monkeypatch.setenv(name, value)
+    repo = tmp_path / "we ird.repo" / "sub"
+    repo.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo.parent)], check=True)
+    assert locate.data_dir() == str(paths.data_dir())
+    assert locate.store_location() == str(paths.default_db_path())
+    assert locate.project_for(str(repo)) == paths.project_key(paths.project_root(repo))
