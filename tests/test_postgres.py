@@ -250,3 +250,105 @@ def test_keyword_search_skips_words_in_most_memories(pg_dsn: str) -> None:
         assert store._selective_terms(["deploy"]) == ["deploy"]  # nothing rarer: kept
         hits = store.keyword_search("kafka deploy", k._filters(), 10)
         assert [h[0] for h in hits] == [rare.id]
+
+
+def test_links_never_cross_workspaces(pg_dsn: str) -> None:
+    """A link naming another workspace's memory is refused as if that memory did not exist."""
+    import psycopg
+
+    from kenning.errors import NotFoundError
+    from tests.test_store_contract import _link
+
+    a = PostgresStore(pg_dsn, organisation="acme", workspace="web")
+    b = PostgresStore(pg_dsn, organisation="acme", workspace="infra")
+    try:
+        ours, theirs = mem("ours"), mem("theirs", at=T0 + 1)
+        a.insert([ours], None, None)
+        b.insert([theirs], None, None)
+        for link in (_link(ours.id, theirs.id, "relates_to"),
+                     _link(theirs.id, ours.id, "relates_to")):
+            with pytest.raises(NotFoundError, match=theirs.id):
+                a.add_link(link)
+            with pytest.raises(NotFoundError, match=theirs.id):
+                a.add_links([link])
+        new = mem("new", at=T0 + 2)
+        with pytest.raises(NotFoundError, match=theirs.id):
+            a.insert([new], None, None, links=[_link(new.id, theirs.id, "relates_to")])
+        assert a.count(Filters()) == 1 and b.count(Filters()) == 1
+        with psycopg.connect(pg_dsn) as conn:
+            assert conn.execute("SELECT count(*) FROM memory_links").fetchone()[0] == 0
+    finally:
+        a.close()
+        b.close()
+
+
+def test_access_from_another_workspace_changes_nothing(pg_dsn: str) -> None:
+    """Recording access to another workspace's memory ids leaves its counts, confidence,
+    history and co-access pairs as they were."""
+    a = PostgresStore(pg_dsn, organisation="acme", workspace="web")
+    b = PostgresStore(pg_dsn, organisation="acme", workspace="infra")
+    try:
+        x, y = mem("x"), mem("y", at=T0 + 1)
+        mine = mem("mine", at=T0 + 2)
+        a.insert([x, y], None, None)
+        b.insert([mine], None, None)
+        b.record_access([x.id, y.id, mine.id], T0 + 10)
+        got = a.get_many([x.id, y.id])
+        assert [got[i].access_count for i in (x.id, y.id)] == [0, 0]
+        assert [got[i].confidence for i in (x.id, y.id)] == [x.confidence, y.confidence]
+        assert a.confidence_history(x.id) == []
+        assert a.co_access_pairs(1) == [] and b.co_access_pairs(1) == []
+        assert b.get_many([mine.id])[mine.id].access_count == 1
+        a.record_access([x.id, y.id], T0 + 20)
+        assert [p[:3] for p in a.co_access_pairs(1)] == [(*sorted((x.id, y.id)), 1)]
+    finally:
+        a.close()
+        b.close()
+
+
+FINDER = """
+import sys, time
+from pathlib import Path
+from kenning import Kenning
+dsn, worker, n, go, text = sys.argv[1:6]
+go = Path(go)
+with Kenning(dsn, project="p", embedder=None) as k:
+    Path(f"{go}.{worker}").touch()
+    while not go.exists():
+        time.sleep(0.005)
+    for i in range(int(n)):
+        k.record_finding(text, source=f"agent:w{worker}-{i}")
+"""
+
+
+def test_findings_from_two_machines_keep_every_source(pg_dsn: str, tmp_path: Path) -> None:
+    """Two processes with their own data directories (as on two machines, so no shared lock
+    file) record the same finding at once: one memory, every source, no lost merge."""
+    import os
+    import time
+
+    n = 25
+    text = "The payments queue retries forever on a 409"
+    with Kenning(pg_dsn, project="p", embedder=None) as k:
+        k.record_finding(text, source="agent:seed")
+    go = tmp_path / "go"
+    procs = []
+    for w in range(2):
+        env = dict(os.environ, KENNING_HOME=str(tmp_path / f"machine{w}"))
+        procs.append(subprocess.Popen([sys.executable, "-c", FINDER, pg_dsn, str(w), str(n),
+                                       str(go), text], env=env, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True))
+    deadline = time.monotonic() + 120
+    while not all(Path(f"{go}.{w}").exists() for w in range(2)):  # both ready, then go at once
+        assert all(p.poll() is None for p in procs), [p.communicate() for p in procs]
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    go.touch()
+    outs = [p.communicate(timeout=180) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [e for _, e in outs]
+    with Kenning(pg_dsn, project="p", embedder=None) as k:
+        [m] = k.list(limit=10)
+        assert m.content == text
+        want = {"agent:seed"} | {f"agent:w{w}-{i}" for w in range(2) for i in range(n)}
+        assert set(m.metadata["sources"]) == want
+        assert m.metadata["findings"] == 1 + 2 * n

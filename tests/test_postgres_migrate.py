@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,8 @@ pg_server, pg_dsn = pg_fixtures.pg_server, pg_fixtures.pg_dsn  # a real server p
 
 
 def build_source(path: Path, embedder: MiniLMEmbedder, clock: Clock) -> dict:
-    """A SQLite store with vectors, explicit and automatic links, graph scores and meta."""
+    """A SQLite store with vectors, explicit and automatic links, graph scores, co-access
+    counters, a confidence log and meta."""
     with Kenning(path, project="proj", embedder=embedder, clock=clock) as k:
         old = k.remember("Use JWT for auth: stateless tokens", type="decision", topic="auth",
                          tags=["security", "api"], metadata={"ticket": "SEC-1", "n": 1.5})
@@ -33,8 +35,12 @@ def build_source(path: Path, embedder: MiniLMEmbedder, clock: Clock) -> dict:
         new = k.remember("Use sessions instead of JWT", type="decision", topic="auth",
                          agent="reviewer")
         k.link(new.id, old.id, "supersedes", reason="refresh too slow")
-        k.recall("JWT sessions", k=3)
+        for _ in range(3):
+            clock.advance(1000)
+            k.recall("JWT sessions", k=3)
+        k.recall("build cache", k=3)
         k.update(old.id, confidence=0.42)
+        k.feedback(new.id, -0.05, "refresh broke in staging")
         k.consolidate()
         k.store.set_meta("custom:state", '{"x": 1}')
         return fingerprint(k.store)
@@ -46,11 +52,19 @@ def test_sqlite_to_postgres_to_sqlite_keeps_hashes(
     before = build_source(tmp_path / "a.db", embedder, clock)
     assert before["counts"]["vectors"] == 25 and before["counts"]["links"] >= 2
     assert before["counts"]["graph_scores"] == 25
+    assert before["counts"]["co_access"] >= 4 and before["counts"]["confidence_log"] >= 14
     src, pg = SQLiteStore(tmp_path / "a.db"), PostgresStore(pg_dsn)
     try:
         there = migrate(src, pg, batch=7, bulk=True)  # HNSW built once at the end
         assert there.verified and there.copied["memories"] == 25
+        assert there.copied["co_access"] == before["counts"]["co_access"]
+        assert there.copied["confidence_log"] == before["counts"]["confidence_log"]
         assert [i["valid"] for i in pg.server_info()["hnsw_indexes"]] == [True]
+        assert set(pg.co_access_pairs(1)) == set(src.co_access_pairs(1))
+        assert max(n for _, _, n, _ in pg.co_access_pairs(1)) == 3
+        ids = [m.id for m in src.list(Filters(), limit=None)]
+        assert {i: pg.confidence_history(i) for i in ids} == {
+            i: src.confidence_history(i) for i in ids}
     finally:
         src.close()
     back_store = SQLiteStore(tmp_path / "b.db")
@@ -63,7 +77,10 @@ def test_sqlite_to_postgres_to_sqlite_keeps_hashes(
         back_store.close()
     with Kenning(tmp_path / "b.db", project="proj", embedder=embedder, clock=clock) as k:
         assert k.why("auth")[0].memory.content == "Use sessions instead of JWT"
-        assert k.recall("JWT sessions", k=1)[0].memory.topic == "auth"
+        newest = k.recall("JWT sessions", k=1)[0].memory
+        assert newest.topic == "auth"
+        reasons = [h["reason"] for h in k.confidence_history(newest.id)]
+        assert reasons[-2:] == ["refresh broke in staging", "accessed"]
 
 
 def test_interrupted_migration_resumes_without_duplicates(
@@ -72,19 +89,29 @@ def test_interrupted_migration_resumes_without_duplicates(
     before = build_source(tmp_path / "a.db", embedder, clock)
     src, pg = SQLiteStore(tmp_path / "a.db"), PostgresStore(pg_dsn)
 
-    def stop_after_two_batches(phase: str, done: int, total: int) -> None:
-        if phase == "memories" and done >= 10:
-            raise KeyboardInterrupt
+    def stop_after_two_batches(of: str) -> Callable[[str, int, int], None]:
+        def progress(phase: str, done: int, total: int) -> None:
+            if phase == of and done >= 10:
+                raise KeyboardInterrupt
+
+        return progress
 
     try:
         with pytest.raises(KeyboardInterrupt):
-            migrate(src, pg, batch=5, progress=stop_after_two_batches)
+            migrate(src, pg, batch=5, progress=stop_after_two_batches("memories"))
         assert pg.count(Filters()) == 10
+        with pytest.raises(KeyboardInterrupt):  # then again while copying links and logs
+            migrate(src, pg, batch=5, progress=stop_after_two_batches("links"))
+        copied_logs = len(pg.confidence_log_rows([m.id for m in pg.scan(None, 100)]))
+        assert 0 < copied_logs < before["counts"]["confidence_log"]
         again = migrate(src, pg, batch=5)
-        assert again.skipped["memories"] == 10 and again.copied["memories"] == 15
+        assert again.skipped["memories"] == 25 and again.copied["memories"] == 0
+        assert again.copied["confidence_log"] == before["counts"]["confidence_log"] - copied_logs
         assert again.verified and again.target_fingerprint == before
-        assert migrate(src, pg, batch=5).copied["memories"] == 0  # a third run is a no-op
-        assert pg.count(Filters()) == 25
+        third = migrate(src, pg, batch=5)  # a third run is a no-op
+        assert (third.copied["memories"], third.copied["co_access"],
+                third.copied["confidence_log"]) == (0, 0, 0)
+        assert third.verified and pg.count(Filters()) == 25
     finally:
         src.close()
         pg.close()
@@ -104,7 +131,7 @@ def test_cli_migrate_both_ways(tmp_path: Path, pg_dsn: str, embedder: MiniLMEmbe
         capture_output=True, text=True, timeout=300, check=False)
     assert human.returncode == 0, human.stderr
     assert "memories" in human.stdout and "DIFFERS" not in human.stdout
-    assert human.stdout.count(" ok") == 5
+    assert human.stdout.count(" ok") == 7
     missing = subprocess.run([KENNING, "migrate", "--from", str(tmp_path / "nope.db"), "--to",
                               pg_dsn], env=env, capture_output=True, text=True, timeout=60,
                              check=False)

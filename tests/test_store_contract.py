@@ -422,3 +422,40 @@ def test_scan_pages_every_memory_in_id_order(store: Store) -> None:
         seen += [m.id for m in page]
         after = page[-1].id
     assert seen == sorted(m.id for m in made)
+
+
+def test_link_to_a_missing_memory_is_refused(store: Store) -> None:
+    a, b = mem("a"), mem("b", at=T0 + 1)
+    store.insert([a, b], None, None)
+    ghost = new_id(T0 + 9)
+    for bad in (_link(a.id, ghost, "relates_to"), _link(ghost, a.id, "relates_to")):
+        with pytest.raises(NotFoundError, match=ghost):
+            store.add_link(bad)
+    with pytest.raises(NotFoundError, match=ghost):  # all or nothing: the good link is not kept
+        store.add_links([_link(a.id, b.id, "relates_to"), _link(b.id, ghost, "relates_to")])
+    c = mem("c", at=T0 + 2)
+    with pytest.raises(NotFoundError, match=ghost):
+        store.insert([c], None, None, links=[_link(c.id, ghost, "relates_to")])
+    assert store.link_rows() == [] and store.count(Filters()) == 2
+
+
+def test_co_access_and_confidence_log_in_bulk(store: Store) -> None:
+    a, b, c = mem("a", confidence=0.5), mem("b", at=T0 + 1), mem("c", at=T0 + 2)
+    store.insert([a, b, c], None, None)
+    store.record_access([a.id, b.id], T0 + 5)
+    store.adjust_confidence([(a.id, 0.1, "helped")], T0 + 6)
+    x, y = sorted((a.id, b.id))
+    assert store.co_access_rows([a.id, b.id, c.id]) == [(x, y, 1, T0 + 5)]
+    logged = store.confidence_log_rows([c.id, a.id])
+    assert [(m, at, r) for m, at, _, r in logged] == [(a.id, T0 + 5, "accessed"),
+                                                      (a.id, T0 + 6, "helped")]
+    assert [conf for _, _, conf, _ in logged] == [h[1] for h in store.confidence_history(a.id)]
+    ghost = new_id(T0 + 9)
+    # Pairs in either order; a lower count never replaces a higher one; unknown ids are skipped.
+    assert store.put_co_access([(c.id, a.id, 4, T0 + 7), (y, x, 1, T0), (a.id, ghost, 2, T0)]) == 2
+    assert store.co_access_rows([a.id, b.id, c.id]) == sorted(
+        [(x, y, 1, T0 + 5), (*sorted((a.id, c.id)), 4, T0 + 7)])
+    assert store.put_confidence_log([(c.id, T0 + 8, 0.25, "imported"),
+                                     (c.id, T0 + 8, 0.25, "imported"), (ghost, T0, 0.1, "x")]) == 2
+    assert store.confidence_history(c.id) == [(T0 + 8, 0.25, "imported")] * 2
+    assert store.confidence_log_rows([ghost]) == []

@@ -1309,7 +1309,7 @@ class Kenning:
     ) -> Memory:
         """Record what an agent found (ADR-048 §7). The same finding said in other words
         (cosine >= ``threshold``) is merged into the stored one: one memory, every source in
-        ``metadata.sources``. Safe with many processes at once (a lock file per store)."""
+        ``metadata.sources``. Safe with many processes and machines at once (``findings.lock``)."""
         from kenning import findings as fnd
 
         src = fnd.source(source)
@@ -1323,7 +1323,7 @@ class Kenning:
             meta["shared"] = True
         fields = dict(type=type, category=category, topic=topic, summary=summary,
                       confidence=conf, tags=tags, agent=agent, source=src)
-        with fnd.exclusive(fnd.lock_file(self.store.location)):
+        with fnd.lock(self.store):
             match = self._similar(body, threshold, spec=meta.get("spec"))
             if match is None:
                 stored = self.remember(body, **fields, metadata={**meta, "sources": [src]})

@@ -1,14 +1,16 @@
 """Multi-agent findings (ADR-048 §7, M10): agents recording at once, de-duplicated by meaning
-(cosine >= 0.85) and attributed to every source that found them. A lock file next to the store
-makes "look for a near-duplicate, then write" atomic across processes."""
+(cosine >= 0.85) and attributed to every source that found them. A lock makes "look for a
+near-duplicate, then write" atomic: the server's own lock for a shared store (machines share no
+files), else a lock file next to the store."""
 
 from __future__ import annotations
 
 import os
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import Any
 
 from kenning.errors import ValidationError
 from kenning.paths import data_dir
@@ -63,6 +65,15 @@ def exclusive(path: Path) -> Iterator[None]:
             os.lseek(fd, 0, os.SEEK_SET)
             msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
         os.close(fd)
+
+
+def lock(store: Any) -> AbstractContextManager[None]:
+    """The lock that serialises findings on ``store``: its ``exclusive("findings")`` when it
+    has one (PostgreSQL: an advisory lock every machine sees), else the lock file beside it."""
+    store_lock = getattr(store, "exclusive", None)
+    if store_lock is not None:
+        return store_lock("findings")  # type: ignore[no-any-return]
+    return exclusive(lock_file(store.location))
 
 
 def merged_sources(existing: object, new: str) -> list[str]:

@@ -84,7 +84,7 @@ def register(app: typer.Typer) -> None:
             for part in src["counts"]:
                 same = "ok" if (src["counts"][part], src["hashes"][part]) == (
                     dst["counts"][part], dst["hashes"][part]) else "DIFFERS"
-                typer.echo(f"  {part:<13} {src['counts'][part]:>9} -> {dst['counts'][part]:<9} "
+                typer.echo(f"  {part:<14} {src['counts'][part]:>9} -> {dst['counts'][part]:<9} "
                            f"sha256 {src['hashes'][part][:16]} / {dst['hashes'][part][:16]} "
                            f"{same}")
         if not report.verified:

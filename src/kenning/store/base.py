@@ -224,6 +224,27 @@ class Store(Protocol):
         """(a, b, times recalled together, last time) for pairs seen at least ``min_count``."""
         ...
 
+    def co_access_rows(self, ids: Sequence[str]) -> list[tuple[str, str, int, int]]:
+        """Every co-access counter (a, b, count, last time) whose ``a`` (the smaller id) is one
+        of ``ids``, in (a, b) order: each pair once when paging over all ids (for migrate)."""
+        ...
+
+    def put_co_access(self, rows: Sequence[tuple[str, str, int, int]]) -> int:
+        """Store co-access counters in one transaction, pairs in either order; a pair already
+        there keeps the higher count and later time. Rows naming a memory not in the store are
+        skipped; returns how many were stored."""
+        ...
+
+    def confidence_log_rows(self, ids: Sequence[str]) -> list[tuple[str, int, float, str]]:
+        """(memory id, at_ms, confidence, reason) of every logged confidence change of ``ids``,
+        by memory id and then in logged order (for migrate)."""
+        ...
+
+    def put_confidence_log(self, rows: Sequence[tuple[str, int, float, str]]) -> int:
+        """Append confidence-log rows, in the given order, in one transaction; rows of a memory
+        not in the store are skipped. Returns how many were appended."""
+        ...
+
     def watermark(self) -> str:
         """A cheap value that changes whenever memories are added, changed or deleted."""
         ...

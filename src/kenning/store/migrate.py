@@ -1,9 +1,9 @@
 """Copy a store into another engine (SQLite <-> PostgreSQL) in batches, resumably, and prove it.
 
 Memories keep their ids and every field (confidence, access counts, timestamps); vectors, links,
-graph scores, session events and meta follow. Re-running after an interruption skips what is
-already there, so nothing is duplicated. ``fingerprint`` gives counts and content hashes that
-must match on both sides.
+graph scores, co-access counters, the confidence log, session events and meta follow.
+Re-running after an interruption skips what is already there, so nothing is duplicated.
+``fingerprint`` gives counts and content hashes that must match on both sides.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,8 +111,8 @@ def _verify(report: MigrationReport, source: Store, target: Store, batch: int,
 def _migrate(source: Store, target: Store, batch: int, progress: Progress | None,
              verify: bool = True) -> MigrationReport:
     report = MigrationReport(source.location, target.location)
-    copied = dict.fromkeys(("memories", "vectors", "links", "graph_scores", "session_events",
-                            "meta"), 0)
+    copied = dict.fromkeys(("memories", "vectors", "links", "graph_scores", "co_access",
+                            "confidence_log", "session_events", "meta"), 0)
     skipped = {"memories": 0, "duplicates": 0}
     total = source.count(Filters())
     embedders = sorted(source.vector_counts())
@@ -142,11 +143,14 @@ def _migrate(source: Store, target: Store, batch: int, progress: Progress | None
     done = 0
     _tick(progress, "links", 0, total)
     for page in _pages(source, batch):
-        links = source.links_for([m.id for m in page], direction="out")
+        ids = [m.id for m in page]
+        links = source.links_for(ids, direction="out")
         moved = [_realias(ln, alias) for ln in links]
         target.add_links([ln for ln in moved if ln.from_id != ln.to_id])
         copied["links"] += len(moved)
-        scores = source.graph_scores([m.id for m in page])
+        copied["co_access"] += _copy_co_access(source, target, ids, alias)
+        copied["confidence_log"] += _copy_confidence_log(source, target, ids, alias)
+        scores = source.graph_scores(ids)
         # The store hands out the normalised rank (what recall reads); it stands for the raw one
         # until the next consolidation recomputes both.
         target.put_graph_scores(
@@ -166,6 +170,36 @@ def _migrate(source: Store, target: Store, batch: int, progress: Progress | None
     if verify:
         _verify(report, source, target, batch, progress)
     return report
+
+
+def _copy_co_access(source: Store, target: Store, ids: Sequence[str],
+                    alias: dict[str, str]) -> int:
+    """The co-access counters of ``ids`` that the target does not hold as they are."""
+    rows = []
+    for a, b, n, at in source.co_access_rows(ids):
+        a, b = sorted((alias.get(a, a), alias.get(b, b)))
+        if a != b:
+            rows.append((a, b, n, at))
+    have = set(target.co_access_rows(sorted({r[0] for r in rows})))
+    todo = [r for r in rows if r not in have]
+    return target.put_co_access(todo) if todo else 0
+
+
+def _copy_confidence_log(source: Store, target: Store, ids: Sequence[str],
+                         alias: dict[str, str]) -> int:
+    """The logged confidence changes of ``ids`` that the target lacks, in logged order (an
+    entry logged twice is copied twice). A memory whose text the target already held under
+    another id keeps that memory's history: these values were never its confidence."""
+    have = Counter(target.confidence_log_rows(ids))
+    todo = []
+    for row in source.confidence_log_rows(ids):
+        if row[0] in alias:
+            continue
+        if have[row]:
+            have[row] -= 1
+        else:
+            todo.append(row)
+    return target.put_confidence_log(todo) if todo else 0
 
 
 def _copy_session_events(source: Store, target: Store, batch: int) -> int:
@@ -221,12 +255,15 @@ def memory_record(m: Memory) -> dict[str, Any]:
 
 
 def fingerprint(store: Store, *, batch: int = 1000) -> dict[str, Any]:
-    """Counts and order-independent SHA-256 hashes of memories, vectors, links, graph scores
-    and meta: equal fingerprints mean equal content."""
+    """Counts and order-independent SHA-256 hashes of memories, vectors, links, graph scores,
+    co-access counters, the confidence log (each memory's in order) and meta: equal
+    fingerprints mean equal content."""
     mem_d: list[bytes] = []
     vec_d: list[bytes] = []
     link_d: list[bytes] = []
     score_d: list[bytes] = []
+    co_d: list[bytes] = []
+    log_d: list[bytes] = []
     embedders = sorted(store.vector_counts())
     for page in _pages(store, batch):
         ids = [m.id for m in page]
@@ -237,11 +274,18 @@ def fingerprint(store: Store, *, batch: int = 1000) -> dict[str, Any]:
                     f"{mid}|{embedder}|".encode() + v.astype("<f4").tobytes()).digest())
         link_d += [_digest(ln.to_dict()) for ln in store.links_for(ids, direction="out")]
         score_d += [_digest([i, repr(n), c]) for i, (n, c) in store.graph_scores(ids).items()]
+        co_d += [_digest(list(row)) for row in store.co_access_rows(ids)]
+        nth: dict[str, int] = {}
+        for mid, at, conf, reason in store.confidence_log_rows(ids):
+            nth[mid] = nth.get(mid, 0) + 1
+            log_d.append(_digest([mid, nth[mid], at, repr(conf), reason]))
     meta = meta_items(store)
     return {
         "counts": {"memories": len(mem_d), "vectors": len(vec_d), "links": len(link_d),
-                   "graph_scores": len(score_d), "meta": len(meta)},
+                   "graph_scores": len(score_d), "co_access": len(co_d),
+                   "confidence_log": len(log_d), "meta": len(meta)},
         "hashes": {"memories": _combine(mem_d), "vectors": _combine(vec_d),
                    "links": _combine(link_d), "graph_scores": _combine(score_d),
+                   "co_access": _combine(co_d), "confidence_log": _combine(log_d),
                    "meta": _combine([_digest([k, v]) for k, v in meta.items()])},
     }

@@ -28,6 +28,7 @@ from kenning.store.sqlite import (
     _SCOPES,
     _TYPES,
     CO_ACCESS_TOP,
+    _ordered_pairs,
     _row_to_memory,
 )
 from kenning.text import embedding_text, keyword_terms
@@ -699,6 +700,11 @@ class PostgresStore:
             f"SELECT 1 FROM memories m WHERE m.id = %s AND {self._mine}", (memory_id,)
         ).fetchone() is not None
 
+    def _owned_ids(self, conn: psycopg.Connection[Any], ids: Sequence[str]) -> set[str]:
+        """Those of ``ids`` that are memories of this organisation and workspace."""
+        return {r[0] for r in conn.execute(
+            f"SELECT m.id FROM memories m WHERE m.id = ANY(%s) AND {self._mine}", (list(ids),))}
+
     def delete(self, memory_id: str) -> bool:
         def work(conn: psycopg.Connection[Any]) -> bool:
             cur = conn.execute(
@@ -802,6 +808,7 @@ class PostgresStore:
         pairs = [(a, b, at_ms) for i, a in enumerate(top) for b in top[i + 1 :]]
 
         def work(conn: psycopg.Connection[Any]) -> None:
+            mine = self._owned_ids(conn, sorted(counts))  # another workspace's ids change nothing
             with conn.cursor() as cur:
                 # Increments in the database and rows in id order: no lost updates, no deadlock.
                 cur.executemany(
@@ -809,9 +816,10 @@ class PostgresStore:
                     "access_count = access_count + %(n)s, "
                     "last_accessed_at = GREATEST(coalesce(last_accessed_at, 0), %(at)s) "
                     "WHERE id = %(id)s",
-                    [{"n": n, "at": at_ms, "id": i} for i, n in sorted(counts.items())],
+                    [{"n": n, "at": at_ms, "id": i} for i, n in sorted(counts.items())
+                     if i in mine],
                 )
-            self._log_confidence(conn, sorted(counts), at_ms, "accessed")
+            self._log_confidence(conn, sorted(mine), at_ms, "accessed")
             with conn.cursor() as cur:
                 cur.executemany(
                     "INSERT INTO co_access(a, b, count, last_at) "
@@ -819,7 +827,7 @@ class PostgresStore:
                     "AND EXISTS (SELECT 1 FROM memories WHERE id = %s) "
                     "ON CONFLICT (a, b) DO UPDATE SET count = co_access.count + 1, "
                     "last_at = GREATEST(co_access.last_at, excluded.last_at)",
-                    [(a, b, at, a, b) for a, b, at in pairs],
+                    [(a, b, at, a, b) for a, b, at in pairs if a in mine and b in mine],
                 )
 
         self._run(work)
@@ -966,8 +974,7 @@ class PostgresStore:
         )
         return {r[0]: int(r[1]) for r in rows}
 
-    @staticmethod
-    def _insert_links(conn: psycopg.Connection[Any], links: Sequence[Link]) -> None:
+    def _insert_links(self, conn: psycopg.Connection[Any], links: Sequence[Link]) -> None:
         from psycopg.types.json import Jsonb
 
         rows = [
@@ -978,6 +985,12 @@ class PostgresStore:
         ]
         if not rows:
             return
+        # Both ends must be this workspace's: the foreign keys alone would accept another's.
+        ends = sorted({i for r in rows for i in (r[1], r[2])})
+        owned = self._owned_ids(conn, ends)
+        missing = [i for i in ends if i not in owned]
+        if missing:
+            raise NotFoundError(f"no memory with id {missing[0]}")
         # Sorted by the unique key so concurrent writers lock rows in the same order.
         rows.sort(key=lambda r: (r[1], r[2], r[3], r[8]))
         with conn.cursor() as cur:
@@ -1198,6 +1211,64 @@ class PostgresStore:
             (min_count,),
         )
         return [(r[0], r[1], int(r[2]), int(r[3])) for r in rows]
+
+    def co_access_rows(self, ids: Sequence[str]) -> list[tuple[str, str, int, int]]:
+        if not ids:
+            return []
+        rows = self._rows(
+            "SELECT c.a, c.b, c.count, c.last_at FROM co_access c JOIN memories m ON m.id = c.a "
+            f"WHERE c.a = ANY(%s) AND {self._mine} ORDER BY c.a, c.b",
+            (sorted(set(ids)),),
+        )
+        return [(r[0], r[1], int(r[2]), int(r[3])) for r in rows]
+
+    def put_co_access(self, rows: Sequence[tuple[str, str, int, int]]) -> int:
+        pairs = sorted(_ordered_pairs(rows))  # in key order: concurrent writers never deadlock
+        if not pairs:
+            return 0
+
+        def work(conn: psycopg.Connection[Any]) -> int:
+            known = self._owned_ids(conn, sorted({i for p in pairs for i in p[:2]}))
+            kept = [p for p in pairs if p[0] in known and p[1] in known]
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO co_access(a, b, count, last_at) VALUES (%s, %s, %s, %s) "
+                    "ON CONFLICT (a, b) DO UPDATE SET "
+                    "count = GREATEST(co_access.count, excluded.count), "
+                    "last_at = GREATEST(co_access.last_at, excluded.last_at)",
+                    kept,
+                )
+            return len(kept)
+
+        return self._run(work)
+
+    def confidence_log_rows(self, ids: Sequence[str]) -> list[tuple[str, int, float, str]]:
+        if not ids:
+            return []
+        rows = self._rows(
+            "SELECT c.memory_id, c.at_ms, c.confidence, c.reason FROM confidence_log c JOIN "
+            f"memories m ON m.id = c.memory_id WHERE c.memory_id = ANY(%s) AND {self._mine} "
+            "ORDER BY c.memory_id, c.seq",
+            (sorted(set(ids)),),
+        )
+        return [(r[0], int(r[1]), float(r[2]), r[3]) for r in rows]
+
+    def put_confidence_log(self, rows: Sequence[tuple[str, int, float, str]]) -> int:
+        if not rows:
+            return 0
+
+        def work(conn: psycopg.Connection[Any]) -> int:
+            known = self._owned_ids(conn, sorted({r[0] for r in rows}))
+            kept = [(m, int(at), float(conf), str(r)) for m, at, conf, r in rows if m in known]
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO confidence_log(memory_id, at_ms, confidence, reason) "
+                    "VALUES (%s, %s, %s, %s)",
+                    kept,
+                )
+            return len(kept)
+
+        return self._run(work)
 
     def watermark(self) -> str:
         row = self._rows("SELECT max(seq), count(*) FROM memory_changes")[0]

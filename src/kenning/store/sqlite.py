@@ -278,6 +278,12 @@ def _memory_params(m: Memory) -> tuple[Any, ...]:
     )
 
 
+def _ordered_pairs(rows: Sequence[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
+    """Co-access rows with ``a < b`` as the table keeps them; a memory paired with itself goes."""
+    return [(a, b, int(n), int(at)) if a < b else (b, a, int(n), int(at))
+            for a, b, n, at in rows if a != b]
+
+
 def _blob(vector: Any) -> tuple[int, bytes]:
     """A vector as (dimension, little-endian float32 bytes), without importing numpy here."""
     v = vector.astype("<f4", copy=False).ravel()
@@ -847,7 +853,24 @@ class SQLiteStore:
         return {r[0]: int(r[1]) for r in rows}
 
     @staticmethod
-    def _insert_links(c: sqlite3.Connection, links: Sequence[Link]) -> None:
+    def _existing_ids(c: sqlite3.Connection, ids: Sequence[str]) -> set[str]:
+        """Those of ``ids`` that are stored memories."""
+        ids = list(ids)
+        found: set[str] = set()
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            found.update(r[0] for r in c.execute(
+                f"SELECT id FROM memories WHERE id IN ({', '.join('?' for _ in chunk)})", chunk))
+        return found
+
+    @classmethod
+    def _insert_links(cls, c: sqlite3.Connection, links: Sequence[Link]) -> None:
+        # A clear error, not the foreign key's, for a link to a memory that is not stored.
+        ends = sorted({i for ln in links if ln.from_id != ln.to_id for i in (ln.from_id, ln.to_id)})
+        found = cls._existing_ids(c, ends)
+        missing = [i for i in ends if i not in found]
+        if missing:
+            raise NotFoundError(f"no memory with id {missing[0]}")
         c.executemany(
             f"INSERT INTO memory_links ({_LINK_COLUMNS}, relationship) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -1054,6 +1077,54 @@ class SQLiteStore:
             "SELECT a, b, count, last_at FROM co_access WHERE count >= ? ORDER BY count DESC",
             (min_count,),
         ).fetchall()
+
+    def co_access_rows(self, ids: Sequence[str]) -> list[tuple[str, str, int, int]]:
+        ids = sorted(set(ids))
+        out: list[tuple[str, str, int, int]] = []
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            out += [(a, b, int(n), int(at)) for a, b, n, at in self._read().execute(
+                "SELECT a, b, count, last_at FROM co_access WHERE a IN "
+                f"({', '.join('?' for _ in chunk)}) ORDER BY a, b", chunk)]
+        return out
+
+    def put_co_access(self, rows: Sequence[tuple[str, str, int, int]]) -> int:
+        pairs = _ordered_pairs(rows)
+        if not pairs:
+            return 0
+        with self._write() as c:
+            known = self._existing_ids(c, sorted({i for p in pairs for i in p[:2]}))
+            kept = [p for p in pairs if p[0] in known and p[1] in known]
+            c.executemany(
+                "INSERT INTO co_access(a, b, count, last_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (a, b) DO UPDATE SET count = max(co_access.count, excluded.count), "
+                "last_at = max(co_access.last_at, excluded.last_at)",
+                kept,
+            )
+        return len(kept)
+
+    def confidence_log_rows(self, ids: Sequence[str]) -> list[tuple[str, int, float, str]]:
+        ids = sorted(set(ids))
+        out: list[tuple[str, int, float, str]] = []
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            out += [(m, int(at), float(conf), r) for m, at, conf, r in self._read().execute(
+                "SELECT memory_id, at_ms, confidence, reason FROM confidence_log WHERE memory_id "
+                f"IN ({', '.join('?' for _ in chunk)}) ORDER BY memory_id, seq", chunk)]
+        return out
+
+    def put_confidence_log(self, rows: Sequence[tuple[str, int, float, str]]) -> int:
+        if not rows:
+            return 0
+        with self._write() as c:
+            known = self._existing_ids(c, sorted({r[0] for r in rows}))
+            kept = [(m, int(at), float(conf), str(r)) for m, at, conf, r in rows if m in known]
+            c.executemany(
+                "INSERT INTO confidence_log(memory_id, at_ms, confidence, reason) "
+                "VALUES (?, ?, ?, ?)",
+                kept,
+            )
+        return len(kept)
 
     def watermark(self) -> str:
         row = self._conn.execute(
