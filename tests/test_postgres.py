@@ -215,6 +215,23 @@ def test_cli_with_db_dsn(pg_dsn: str, pg_cli_env: dict[str, str]) -> None:
     assert json.loads(cli(env, "list", "--json").stdout)["total"] == 1
 
 
+def test_hnsw_build_settings_are_applied_checked_and_shown(pg_dsn: str) -> None:
+    """``m`` and ``ef_construction`` reach the index (doctor shows them); nonsense is refused
+    before anything is built."""
+    from kenning.errors import ValidationError
+
+    store = PostgresStore(pg_dsn, hnsw_m=24, hnsw_ef_construction=80)
+    try:
+        store.insert([mem("indexed")], unit(1)[None, :], "e8")
+        (index,) = store.server_info()["hnsw_indexes"]
+        assert index["valid"] and index["options"] == {"m": "24", "ef_construction": "80"}
+    finally:
+        store.close()
+    for m, efc in ((1, 64), (16, 20), (101, 400)):
+        with pytest.raises(ValidationError, match="ef_construction"):
+            PostgresStore(pg_dsn, hnsw_m=m, hnsw_ef_construction=efc)
+
+
 def test_cli_unreachable_server_is_one_line(pg_cli_env: dict[str, str],
                                             tmp_path: Path) -> None:
     bad = f"postgresql://u:hunter2@/nodb?host={tmp_path}&connect_timeout=2"
@@ -232,24 +249,36 @@ def test_sqlite_paths_still_work_through_the_cli(pg_cli_env: dict[str, str],
     assert db.exists()
 
 
-def test_keyword_search_skips_words_in_most_memories(pg_dsn: str) -> None:
-    """Like SQLite: a word in over 5 % of memories is dropped when rarer ones are asked for."""
+def test_in_a_large_store_the_rarest_words_choose_what_keyword_search_ranks(
+        pg_dsn: str) -> None:
+    """From ``selective_from`` memories, a word matching more rows than the ranking budget
+    only ranks: rarer words choose the rows. With no rare word, the rows holding the words
+    together are ranked."""
+    from kenning.store.keywordplan import KeywordPlan
     from kenning.store.postgres import PostgresStore
 
     with Kenning(pg_dsn, project="p", embedder=None) as k:
         k.remember_many([{"text": f"deploy note {i}: the service restarted cleanly"}
                          for i in range(60)])
+        k.remember_many([{"text": f"deploy log {i}: nothing else happened"} for i in range(30)])
         rare = k.remember("Kafka consumer lag alarms fire after every deploy")
         store = k.store
         assert isinstance(store, PostgresStore)
+        store.rank_budget = 20
         store.analyze()
-        assert store._selective_terms(["deploy", "kafka"]) == ["deploy", "kafka"]  # small store
+        small = store._keyword_plan(["deploy", "kafka"])
+        assert small == (["deploy", "kafka"], KeywordPlan(("deploy", "kafka")))  # small store
+        assert len(store.keyword_search("kafka deploy", k._filters(), 100)) == 91
         store.selective_from = 0  # as if it held 20,000 memories
         store.analyze()
-        assert store._selective_terms(["deploy", "kafka"]) == ["kafka"]
-        assert store._selective_terms(["deploy"]) == ["deploy"]  # nothing rarer: kept
+        assert store._keyword_plan(["deploy", "kafka", "the"]) == (
+            ["deploy", "kafka"], KeywordPlan(("kafka",)))
         hits = store.keyword_search("kafka deploy", k._filters(), 10)
         assert [h[0] for h in hits] == [rare.id]
+        chosen = store._keyword_plan(["deploy", "service"])[1]
+        assert chosen == KeywordPlan(("deploy", "service"), every=True)
+        hits = store.keyword_search("deploy service", k._filters(), 100)
+        assert len(hits) == 60  # the 'deploy log' rows hold only one of the words
 
 
 def test_links_never_cross_workspaces(pg_dsn: str) -> None:

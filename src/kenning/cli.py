@@ -544,7 +544,8 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
         if pg := s.get("postgres"):
             pool = pg["pool"]
             indexes = ", ".join(
-                f"{i['name']} ({'valid' if i['valid'] else 'NOT VALID'}, {i['bytes'] / 1e6:.1f} MB)"
+                f"{i['name']} ({'valid' if i['valid'] else 'NOT VALID'}, {i['bytes'] / 1e6:.1f} MB"
+                + "".join(f", {k} {v}" for k, v in sorted(i.get("options", {}).items())) + ")"
                 for i in pg["hnsw_indexes"]) or "none yet (built with the first vector)"
             lines[1:1] = [
                 ("server", f"PostgreSQL {pg['server_version']}, pgvector "

@@ -20,6 +20,7 @@ from kenning.errors import NotFoundError, StoreError, ValidationError
 from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS
 from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, SessionEvent
 from kenning.store.base import SCHEMA_VERSION, UPDATABLE
+from kenning.store.keywordplan import RANK_BUDGET, KeywordPlan, plan
 from kenning.store.sqlite import (
     _CATEGORIES,
     _CREATED_BY,
@@ -41,6 +42,9 @@ R = TypeVar("R")
 
 HNSW_MAX_DIM = 2000  # pgvector's limit for an HNSW index on the vector type
 EF_SEARCH = int(os.environ.get("KENNING_PG_EF_SEARCH", "100"))
+# The HNSW graph's links per node and build-time candidate list (pgvector's defaults: 16, 64).
+HNSW_M = int(os.environ.get("KENNING_PG_HNSW_M", "16"))
+HNSW_EF_CONSTRUCTION = int(os.environ.get("KENNING_PG_HNSW_EF_CONSTRUCTION", "64"))
 POOL_MAX = int(os.environ.get("KENNING_PG_POOL_MAX", "8"))
 RETRIES = 6  # deadlocks and serialisation failures are retried this often
 CHANGES_KEPT = 10_000
@@ -49,8 +53,7 @@ CHANGES_KEPT = 10_000
 ANALYZE_EVERY = 5_000
 STATS_CHECK_S = 30.0
 _MIGRATION_LOCK = 0x4B454E4E  # advisory lock key held while migrating ("KENN")
-COMMON_SHARE = 0.05  # a query word in more than this share of memories is skipped (if others)
-SELECTIVE_FROM = 20_000  # memories from which that applies (as kenning.store.sqlite)
+SELECTIVE_FROM = 20_000  # memories from which the rarest words choose what keyword search ranks
 _RANK = "ts_rank('{0.5, 0.5, 0.75, 1.0}', m.fts, q.q)"  # D tags, C content, B summary, A topic
 _SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.:@-]{0,100}$")
 GLOBAL_META = frozenset({"link_generation"})  # counters kept for the whole database
@@ -286,7 +289,8 @@ class PostgresStore:
 
     def __init__(
         self, dsn: str, *, organisation: str | None = None, workspace: str | None = None,
-        pool_max: int = POOL_MAX, ef_search: int = EF_SEARCH,
+        pool_max: int = POOL_MAX, ef_search: int = EF_SEARCH, hnsw_m: int = HNSW_M,
+        hnsw_ef_construction: int = HNSW_EF_CONSTRUCTION,
     ) -> None:
         psycopg = _import_driver()
         from psycopg_pool import ConnectionPool
@@ -306,9 +310,16 @@ class PostgresStore:
         self._mine = (f"m.organisation = '{self.organisation}' "
                       f"AND m.workspace = '{self.workspace}'")
         self._indexed_dims: set[int] = set()
-        self._common: dict[str, float] | None = None
+        self._lexemes: tuple[float, tuple[dict[str, float], float, float] | None] | None = None
         self.selective_from = SELECTIVE_FROM
+        self.rank_budget = RANK_BUDGET
         self.ef_search = int(ef_search)
+        self.hnsw_m, self.hnsw_ef_construction = int(hnsw_m), int(hnsw_ef_construction)
+        if not (2 <= self.hnsw_m <= 100 and 4 <= self.hnsw_ef_construction <= 1000
+                and self.hnsw_ef_construction >= 2 * self.hnsw_m):
+            raise ValidationError(
+                "HNSW m must be 2-100 and ef_construction 4-1000, at least twice m "
+                f"(got m={self.hnsw_m}, ef_construction={self.hnsw_ef_construction})")
         self._written = 0
         self._stats_checked = -STATS_CHECK_S
         self._bulk = False
@@ -430,7 +441,8 @@ class PostgresStore:
                 conn.execute(f"SET LOCAL maintenance_work_mem = '{mem_mb}MB'")
                 conn.execute(
                     f"CREATE INDEX IF NOT EXISTS {name} ON memory_vectors USING hnsw "
-                    f"((vector::vector({dim})) vector_cosine_ops) WHERE dim = {dim}"
+                    f"((vector::vector({dim})) vector_cosine_ops) WITH (m = {self.hnsw_m}, "
+                    f"ef_construction = {self.hnsw_ef_construction}) WHERE dim = {dim}"
                 )
 
             self._run(build)
@@ -462,43 +474,41 @@ class PostgresStore:
         """Refresh planner statistics (after bulk loads such as ``kenning migrate``)."""
         with self._pool.connection() as conn:
             conn.execute("ANALYZE memories, memory_vectors, memory_links")
-        self._common = None
+        self._lexemes = None
 
-    def _common_lexemes(self) -> dict[str, float]:
-        """Lexemes in more than COMMON_SHARE of memories, with their share, from the planner's
-        statistics of the tsvector column (kept by ANALYZE; nothing is counted per query)."""
-        if self._common is None:
+    def _lexeme_stats(self) -> tuple[dict[str, float], float, float] | None:
+        """The planner's statistics of the tsvector column (kept by ANALYZE; nothing is counted
+        per query): the share of memories holding each common lexeme, the share below which
+        lexemes are not listed, and the rows in all. None below ``selective_from`` memories or
+        before the first ANALYZE."""
+        if self._lexemes is None or time.monotonic() - self._lexemes[0] > STATS_CHECK_S:
             rows = self._rows(
-                "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats "
-                "WHERE schemaname = current_schema() AND tablename = 'memories' "
-                "AND attname = 'fts'")
-            common: dict[str, float] = {}
-            size = self._rows("SELECT reltuples FROM pg_class WHERE oid = 'memories'::regclass")
-            if size and size[0][0] < self.selective_from:
-                rows = []  # small stores rank every word, as SQLite does below 20,000
-            if rows and rows[0][0]:
-                for lexeme, share in zip(rows[0][0], rows[0][1], strict=False):
-                    if share > COMMON_SHARE:
-                        common[lexeme] = float(share)
-            self._common = common
-        return self._common
+                "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, "
+                "c.reltuples FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = "
+                "current_schema() AND s.tablename = 'memories' AND s.attname = 'fts' "
+                "WHERE c.oid = 'memories'::regclass")
+            stats = None
+            if rows and rows[0][0] and rows[0][2] >= self.selective_from:
+                lexemes, freqs, total = rows[0]
+                # The list ends with the lowest and highest share and the share of empty rows.
+                shares = dict(zip(lexemes, map(float, freqs), strict=False))
+                stats = (shares, float(freqs[-3]), float(total))
+            self._lexemes = (time.monotonic(), stats)
+        return self._lexemes[1]
 
-    def _selective_terms(self, terms: list[str]) -> list[str]:
-        """As the SQLite engine: in large stores drop query words whose lexemes are in over
-        5 % of memories when rarer ones exist. Ranking the hundreds of thousands of rows a
-        common word matches was most of a 1M-memory recall."""
-        if len(terms) < 2:
-            return terms
-        common = self._common_lexemes()
-        if not common:
-            return terms
+    def _keyword_plan(self, terms: list[str]) -> tuple[list[str], KeywordPlan]:
+        """The words that rank (those with lexemes) and the plan of which choose the rows."""
+        stats = self._lexeme_stats()
+        if stats is None or len(terms) < 2:
+            return terms, KeywordPlan(tuple(terms))
+        shares, floor, total = stats
         lexemes = self._rows(
             "SELECT t, tsvector_to_array(to_tsvector('english', t)) FROM unnest(%s::text[]) t",
             [terms])
-        share = {t: max((common.get(x, 0.0) for x in lex), default=0.0) if lex else 1.0
-                 for t, lex in lexemes}
-        rare = [t for t in terms if share.get(t, 0.0) == 0.0]
-        return rare or sorted(terms, key=lambda t: share.get(t, 0.0))[:2]
+        # A word's lexemes must all match (plainto_tsquery): its rarest one bounds its rows.
+        rows = {t: total * min(shares.get(x, floor) for x in lex) for t, lex in lexemes if lex}
+        words = [t for t in terms if t in rows]
+        return words, plan({t: rows[t] for t in words}, total, self.rank_budget)
 
     def _log_changes(self, conn: psycopg.Connection[Any], memory_ids: Sequence[str]) -> None:
         """Record changed memories: ``watermark`` moves, so caches in any process refresh."""
@@ -743,15 +753,18 @@ class PostgresStore:
             f"SELECT count(*) FROM memories m WHERE {self._mine}{where}", params)[0][0])
 
     def keyword_search(self, query: str, filters: Filters, limit: int) -> list[tuple[str, float]]:
-        terms = self._selective_terms(keyword_terms(query))
-        if not terms:
+        words, chosen = self._keyword_plan(keyword_terms(query))
+        if not words:
             return []
-        tsquery = " || ".join("plainto_tsquery('english', %s)" for _ in terms)
+        ranked = " || ".join("plainto_tsquery('english', %s)" for _ in words)
+        joint = " && " if chosen.every else " || "
+        choose = joint.join("plainto_tsquery('english', %s)" for _ in chosen.words)
         where, params = _where(filters)
+        # In a large store the rarest words choose the rows (see keywordplan); all words rank.
         rows = self._rows(
-            f"SELECT m.id, {_RANK} AS s FROM memories m, (SELECT {tsquery} AS q) q "
-            f"WHERE m.fts @@ q.q AND {self._mine}{where} ORDER BY s DESC, m.seq LIMIT %s",
-            [*terms, *params, limit],
+            f"SELECT m.id, {_RANK} AS s FROM memories m, (SELECT {ranked} AS q, {choose} AS c) q "
+            f"WHERE m.fts @@ q.c AND {self._mine}{where} ORDER BY s DESC, m.seq LIMIT %s",
+            [*words, *chosen.words, *params, limit],
         )
         return [(r[0], float(r[1])) for r in rows]
 
@@ -1326,7 +1339,8 @@ class PostgresStore:
         server = self._rows("SHOW server_version")[0][0]
         ext = self._rows("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
         indexes = self._rows(
-            "SELECT c.relname, i.indisvalid, i.indisready, pg_relation_size(c.oid) "
+            "SELECT c.relname, i.indisvalid, i.indisready, pg_relation_size(c.oid), "
+            "coalesce(c.reloptions, '{}') "
             "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON "
             "a.oid = c.relam WHERE a.amname = 'hnsw' AND c.relnamespace = "
             "current_schema()::regnamespace ORDER BY c.relname"
@@ -1339,7 +1353,8 @@ class PostgresStore:
             "organisation": self.organisation,
             "workspace": self.workspace,
             "hnsw_indexes": [
-                {"name": r[0], "valid": bool(r[1] and r[2]), "bytes": int(r[3])} for r in indexes
+                {"name": r[0], "valid": bool(r[1] and r[2]), "bytes": int(r[3]),
+                 "options": dict(o.split("=", 1) for o in r[4])} for r in indexes
             ],
             "ef_search": self.ef_search,
             "pool": {
