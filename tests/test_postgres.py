@@ -271,12 +271,14 @@ def test_in_a_large_store_the_rarest_words_choose_what_keyword_search_ranks(
         assert len(store.keyword_search("kafka deploy", k._filters(), 100)) == 91
         store.selective_from = 0  # as if it held 20,000 memories
         store.analyze()
-        assert store._keyword_plan(["deploy", "kafka", "the"]) == (
-            ["deploy", "kafka"], KeywordPlan(("kafka",)))
-        hits = store.keyword_search("kafka deploy", k._filters(), 10)
-        assert [h[0] for h in hits] == [rare.id]
+        words, chosen = store._keyword_plan(["deploy", "kafka", "the", "zebra"])
+        assert words == ["deploy", "kafka", "zebra"]  # a stop word has nothing to match
+        # kafka fits the rare half of the budget; the rest only count in pairs.
+        assert chosen == KeywordPlan(("kafka",), (("deploy", "zebra"),))
+        hits = store.keyword_search("kafka deploy zebra", k._filters(), 100)
+        assert hits[0][0] == rare.id  # the rare word's row first, ranked by both words
         chosen = store._keyword_plan(["deploy", "service"])[1]
-        assert chosen == KeywordPlan(("deploy", "service"), every=True)
+        assert chosen.together == (("deploy", "service"),)
         hits = store.keyword_search("deploy service", k._filters(), 100)
         assert len(hits) == 60  # the 'deploy log' rows hold only one of the words
 

@@ -15,33 +15,57 @@ RANK_BUDGET = 2_000  # rows a search ranks: about 20 ms at a million memories on
 
 @dataclass(frozen=True)
 class KeywordPlan:
-    """Rank the rows holding any of ``words`` (``every``: all of them)."""
+    """Rank the rows holding any word of ``any_of``, or every word of one of ``together``."""
 
-    words: tuple[str, ...]
-    every: bool = False
+    any_of: tuple[str, ...]
+    together: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """Each word once, in the order its group is searched."""
+        return tuple(dict.fromkeys(self.any_of + tuple(w for g in self.together for w in g)))
 
 
 def plan(rows: Mapping[str, float], total: float, budget: float = RANK_BUDGET) -> KeywordPlan:
     """``rows``: each word's estimated matching rows, in query order; ``total``: rows in all.
 
-    The rarest words whose matches fit the budget together; when even the rarest word alone
-    matches more, the rows holding the rarest few words together (estimated as independent).
+    Half the budget goes to the rarest words, any of which may match. The other half goes to
+    rows holding two of the commoner words (pairs by fewest joint matches, estimated as
+    independent), or, when no pair fits, the fewest commoner words that fit together. A word
+    the statistics overrate so costs little, and rows matching several words still compete.
     """
     order = sorted(rows, key=lambda w: rows[w])  # stable: ties keep the query's order
-    picked: list[str] = []
+    position = {w: i for i, w in enumerate(rows)}
+    any_of: list[str] = []
     spent = 0.0
     for word in order:
-        if spent + rows[word] > budget:
+        if spent + rows[word] > budget / 2:
             break
-        picked.append(word)
+        any_of.append(word)
         spent += rows[word]
-    if picked:
-        return KeywordPlan(tuple(w for w in rows if w in picked))
-    together: list[str] = []
-    estimate = float(total)
-    for word in order:
-        together.append(word)
-        estimate *= rows[word] / total if total > 0 else 0.0
-        if estimate <= budget:
+    rest = order[len(any_of):]
+    if len(rest) == 1:
+        return KeywordPlan(tuple(sorted(any_of + rest, key=position.__getitem__)))
+    share = {w: rows[w] / total if total > 0 else 0.0 for w in rest}
+    pairs = sorted(((a, b) for i, a in enumerate(rest) for b in rest[i + 1:]),
+                   key=lambda p: share[p[0]] * share[p[1]])
+    together: list[tuple[str, ...]] = []
+    spent = 0.0
+    for a, b in pairs:
+        cost = total * share[a] * share[b]
+        if spent + cost > budget / 2:
             break
-    return KeywordPlan(tuple(w for w in rows if w in together), every=len(together) > 1)
+        together.append((a, b))
+        spent += cost
+    if rest and not together:
+        group: list[str] = []
+        estimate = float(total)
+        for word in rest:
+            group.append(word)
+            estimate *= share[word]
+            if estimate <= budget / 2:
+                break
+        together.append(tuple(group))
+    return KeywordPlan(
+        tuple(sorted(any_of, key=position.__getitem__)),
+        tuple(tuple(sorted(g, key=position.__getitem__)) for g in together))

@@ -54,6 +54,7 @@ ANALYZE_EVERY = 5_000
 STATS_CHECK_S = 30.0
 _MIGRATION_LOCK = 0x4B454E4E  # advisory lock key held while migrating ("KENN")
 SELECTIVE_FROM = 20_000  # memories from which the rarest words choose what keyword search ranks
+FTS_STATISTICS = 1_000  # ANALYZE's target for the words column: its 10,000 commonest lexemes
 _RANK = "ts_rank('{0.5, 0.5, 0.75, 1.0}', m.fts, q.q)"  # D tags, C content, B summary, A topic
 _SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.:@-]{0,100}$")
 GLOBAL_META = frozenset({"link_generation"})  # counters kept for the whole database
@@ -372,6 +373,14 @@ class PostgresStore:
             for step in range(version, SCHEMA_VERSION):
                 conn.execute(MIGRATIONS[step])
                 conn.execute("INSERT INTO kenning_schema(version) VALUES (%s)", (step + 1,))
+            target = conn.execute(
+                "SELECT attstattarget FROM pg_attribute WHERE attrelid = 'memories'::regclass "
+                "AND attname = 'fts'").fetchone()
+            if target is not None and target[0] != FTS_STATISTICS:
+                # Keyword search plans from how many memories hold each word: the statistics
+                # must tell rare words from absent ones (see _lexeme_stats).
+                conn.execute(f"ALTER TABLE memories ALTER COLUMN fts SET STATISTICS "
+                             f"{FTS_STATISTICS}")
 
     def _run(self, fn: Callable[[psycopg.Connection[Any]], R]) -> R:
         """Run ``fn`` in one transaction, retrying deadlocks and serialisation failures."""
@@ -757,14 +766,15 @@ class PostgresStore:
         if not words:
             return []
         ranked = " || ".join("plainto_tsquery('english', %s)" for _ in words)
-        joint = " && " if chosen.every else " || "
-        choose = joint.join("plainto_tsquery('english', %s)" for _ in chosen.words)
+        one = "plainto_tsquery('english', %s)"
+        choose = " || ".join([*(one for _ in chosen.any_of),
+                              *("(" + " && ".join(one for _ in g) + ")" for g in chosen.together)])
         where, params = _where(filters)
         # In a large store the rarest words choose the rows (see keywordplan); all words rank.
         rows = self._rows(
             f"SELECT m.id, {_RANK} AS s FROM memories m, (SELECT {ranked} AS q, {choose} AS c) q "
             f"WHERE m.fts @@ q.c AND {self._mine}{where} ORDER BY s DESC, m.seq LIMIT %s",
-            [*words, *chosen.words, *params, limit],
+            [*words, *chosen.any_of, *(w for g in chosen.together for w in g), *params, limit],
         )
         return [(r[0], float(r[1])) for r in rows]
 
