@@ -426,6 +426,7 @@ class PostgresStore:
             self._indexed_dims.clear()
             dims = {int(r[0]) for r in self._rows("SELECT DISTINCT dim FROM memory_vectors")}
             self._ensure_hnsw(dims)
+            self._written = 0
             self.analyze()
 
     def _ensure_hnsw(self, dims: set[int]) -> None:
@@ -458,9 +459,10 @@ class PostgresStore:
             self._indexed_dims.add(dim)
 
     def _wrote(self, n: int) -> None:
-        """Count written rows; refresh the planner's statistics after every ANALYZE_EVERY."""
+        """Count written rows; refresh the planner's statistics after every ANALYZE_EVERY (a
+        bulk load refreshes them once, at its end)."""
         self._written += n
-        if self._written >= ANALYZE_EVERY:
+        if self._written >= ANALYZE_EVERY and not self._bulk:
             self._written = 0
             self.analyze()
 
