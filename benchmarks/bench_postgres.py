@@ -28,7 +28,14 @@ from typing import Any
 from urllib.parse import quote
 
 import numpy as np
-from benchkit import load_average, log, machine_info, render, rounded, summarize
+from benchkit import (
+    hnsw_against_exact,
+    load_average,
+    log,
+    machine_info,
+    recall_timings,
+    render,
+)
 
 from kenning import Kenning
 from kenning.models import Filters
@@ -150,26 +157,9 @@ def ingest(target: str, n: int, embedder: ClusterEmbedder) -> dict[str, Any]:
 
 
 def recall_latency(target: str, embedder: ClusterEmbedder, **store_kw: Any) -> dict[str, Any]:
-    """Facade ``recall`` (hybrid: keyword + vector + ranking + access tracking), per query;
-    then each side alone over a quarter of the queries, to show which one grows."""
-    times: list[float] = []
-    sides: dict[str, float] = {}
+    """Facade ``recall`` latency, hybrid and per side (see ``benchkit.recall_timings``)."""
     with Kenning(target, project=PROJECT, embedder=embedder, clock=clock) as k:
-        for j in range(WARMUP):
-            k.recall(query(j), k=10)
-        for j in range(WARMUP, WARMUP + QUERIES):
-            t0 = time.perf_counter()
-            k.recall(query(j), k=10)
-            times.append((time.perf_counter() - t0) * 1000)
-        for mode in ("keyword", "vector"):
-            side = []
-            for j in range(WARMUP, WARMUP + QUERIES // 4):
-                t0 = time.perf_counter()
-                k.recall(query(j), k=10, mode=mode)
-                side.append((time.perf_counter() - t0) * 1000)
-            sides[f"{mode}_p50_ms"] = summarize(side)["median"]
-    s = summarize(times)
-    return {"p50_ms": s["median"], "p95_ms": s["p95"], **sides, "runs_ms": rounded(times, 3)}
+        return recall_timings(k, [query(j) for j in range(WARMUP + QUERIES)], WARMUP)
 
 
 def hnsw_recall(dsn: str, n: int, embedder: ClusterEmbedder) -> list[dict[str, Any]]:
@@ -196,23 +186,9 @@ def hnsw_recall(dsn: str, n: int, embedder: ClusterEmbedder) -> list[dict[str, A
     truth = [set(np.asarray(ids)[np.argsort(-(matrix @ q))[:10]]) for q in qs]
     out = []
     for ef in EF_SEARCHES:
-        store = PostgresStore(dsn, ef_search=ef)
-        try:
-            for q in qs[:WARMUP]:
-                store.vector_search(q, embedder.id, Filters(project=PROJECT), 10)
-            hits, times = [], []
-            for q, want in zip(qs, truth, strict=True):
-                t0 = time.perf_counter()
-                got = store.vector_search(q, embedder.id, Filters(project=PROJECT), 10)
-                times.append((time.perf_counter() - t0) * 1000)
-                hits.append(len(want & {i for i, _ in got}) / 10)
-        finally:
-            store.close()
-        s = summarize(times)
-        out.append({"ef_search": ef, "recall_at_10": float(np.mean(hits)),
-                    "p50_ms": s["median"], "p95_ms": s["p95"]})
+        out.append(hnsw_against_exact(dsn, embedder.id, PROJECT, qs, truth, qs[:WARMUP], ef))
         log(f"  ef_search {ef}: recall@10 {out[-1]['recall_at_10']:.3f}, "
-            f"p50 {s['median']:.2f} ms")
+            f"p50 {out[-1]['p50_ms']:.2f} ms")
     return out
 
 

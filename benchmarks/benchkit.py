@@ -141,3 +141,50 @@ def load_average() -> list[float]:
     with contextlib.suppress(OSError, AttributeError):
         return [round(x, 2) for x in os.getloadavg()]
     return []
+
+
+def recall_timings(k: Any, queries: Sequence[str], warmup: int) -> dict[str, Any]:
+    """Facade ``recall`` (hybrid: keyword + vector + ranking + access tracking) per query after
+    ``warmup`` of them; then each side alone over a quarter, to show which one grows."""
+    for q in queries[:warmup]:
+        k.recall(q, k=10)
+    timed = queries[warmup:]
+    times: list[float] = []
+    for q in timed:
+        t0 = time.perf_counter()
+        k.recall(q, k=10)
+        times.append((time.perf_counter() - t0) * 1000)
+    sides: dict[str, float] = {}
+    for mode in ("keyword", "vector"):
+        side = []
+        for q in timed[: max(1, len(timed) // 4)]:
+            t0 = time.perf_counter()
+            k.recall(q, k=10, mode=mode)
+            side.append((time.perf_counter() - t0) * 1000)
+        sides[f"{mode}_p50_ms"] = summarize(side)["median"]
+    s = summarize(times)
+    return {"p50_ms": s["median"], "p95_ms": s["p95"], **sides, "runs_ms": rounded(times, 3)}
+
+
+def hnsw_against_exact(dsn: str, embedder_id: str, project: str, vectors: Any,
+                       truth: Sequence[set[str]], warmup: Any, ef_search: int) -> dict[str, Any]:
+    """recall@10 and latency of PostgreSQL's HNSW ``vector_search`` at one ``ef_search``,
+    against the exact top 10 of each query vector (``truth``)."""
+    from kenning.models import Filters
+    from kenning.store.postgres import PostgresStore
+
+    store = PostgresStore(dsn, ef_search=ef_search)
+    try:
+        for q in warmup:
+            store.vector_search(q, embedder_id, Filters(project=project), 10)
+        hits, times = [], []
+        for q, want in zip(vectors, truth, strict=True):
+            t0 = time.perf_counter()
+            got = store.vector_search(q, embedder_id, Filters(project=project), 10)
+            times.append((time.perf_counter() - t0) * 1000)
+            hits.append(len(want & {i for i, _ in got}) / 10)
+    finally:
+        store.close()
+    s = summarize(times)
+    return {"ef_search": ef_search, "recall_at_10": sum(hits) / len(hits),
+            "worst_query": min(hits), "p50_ms": s["median"], "p95_ms": s["p95"]}
