@@ -283,6 +283,29 @@ def test_in_a_large_store_the_rarest_words_choose_what_keyword_search_ranks(
         assert len(hits) == 60  # the 'deploy log' rows hold only one of the words
 
 
+def test_a_small_project_in_a_large_database_ranks_every_match_of_its_own(
+        pg_dsn: str) -> None:
+    """The plan counts only rows the filters keep: a few memories of one project are all
+    ranked even when their words are common across the whole database."""
+    from kenning.store.postgres import PostgresStore
+
+    with Kenning(pg_dsn, project="big", embedder=None) as big:
+        big.remember_many([{"text": f"deploy service note {i}: restarted"} for i in range(200)])
+    with Kenning(pg_dsn, project="small", embedder=None) as k:
+        both = k.remember_many([{"text": f"deploy service check {i}"} for i in range(3)])
+        one = k.remember_many([{"text": f"deploy rollback {i} went fine"} for i in range(5)])
+        store = k.store
+        assert isinstance(store, PostgresStore)
+        store.selective_from, store.rank_budget = 0, 20
+        store.analyze()
+        everywhere = store.keyword_search("deploy service", Filters(), 300)
+        assert len(everywhere) == 203  # all 208 hold deploy; only pairs are chosen here
+        hits = store.keyword_search("deploy service", Filters(project="small"), 50)
+        assert len(hits) == 8
+        assert {h[0] for h in hits[:3]} == {m.id for m in both}
+        assert {h[0] for h in hits[3:]} == {m.id for m in one}
+
+
 def test_links_never_cross_workspaces(pg_dsn: str) -> None:
     """A link naming another workspace's memory is refused as if that memory did not exist."""
     import psycopg

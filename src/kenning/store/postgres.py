@@ -312,6 +312,7 @@ class PostgresStore:
                       f"AND m.workspace = '{self.workspace}'")
         self._indexed_dims: set[int] = set()
         self._lexemes: tuple[float, tuple[dict[str, float], float, float] | None] | None = None
+        self._shares: dict[tuple[str, str], tuple[float, float]] = {}
         self.selective_from = SELECTIVE_FROM
         self.rank_budget = RANK_BUDGET
         self.ef_search = int(ef_search)
@@ -507,7 +508,8 @@ class PostgresStore:
             self._lexemes = (time.monotonic(), stats)
         return self._lexemes[1]
 
-    def _keyword_plan(self, terms: list[str]) -> tuple[list[str], KeywordPlan]:
+    def _keyword_plan(self, terms: list[str], where: str = "",
+                      params: Sequence[Any] = ()) -> tuple[list[str], KeywordPlan]:
         """The words that rank (those with lexemes) and the plan of which choose the rows."""
         stats = self._lexeme_stats()
         if stats is None or len(terms) < 2:
@@ -516,10 +518,32 @@ class PostgresStore:
         lexemes = self._rows(
             "SELECT t, tsvector_to_array(to_tsvector('english', t)) FROM unnest(%s::text[]) t",
             [terms])
+        # Rows that pass the filters: a small project in a large shared database ranks every
+        # match of its own (the server intersects the word and filter indexes first).
+        total *= self._filtered_share(where, params)
         # A word's lexemes must all match (plainto_tsquery): its rarest one bounds its rows.
         rows = {t: total * min(shares.get(x, floor) for x in lex) for t, lex in lexemes if lex}
         words = [t for t in terms if t in rows]
         return words, plan({t: rows[t] for t in words}, total, self.rank_budget)
+
+    def _filtered_share(self, where: str, params: Sequence[Any]) -> float:
+        """The planner's estimate of the share of memories this store and ``where`` keep
+        (cached for STATS_CHECK_S)."""
+        key = (where, repr(params))
+        now = time.monotonic()
+        hit = self._shares.get(key)
+        if hit is not None and now - hit[0] < STATS_CHECK_S:
+            return hit[1]
+        plan_json = self._rows(
+            f"EXPLAIN (FORMAT JSON) SELECT 1 FROM memories m WHERE {self._mine}{where}",
+            list(params))[0][0]
+        top = plan_json[0]["Plan"]
+        size = self._rows("SELECT reltuples FROM pg_class WHERE oid = 'memories'::regclass")
+        share = min(1.0, float(top["Plan Rows"]) / max(1.0, float(size[0][0]))) if size else 1.0
+        if len(self._shares) > 256:
+            self._shares.clear()
+        self._shares[key] = (now, share)
+        return share
 
     def _log_changes(self, conn: psycopg.Connection[Any], memory_ids: Sequence[str]) -> None:
         """Record changed memories: ``watermark`` moves, so caches in any process refresh."""
@@ -764,14 +788,14 @@ class PostgresStore:
             f"SELECT count(*) FROM memories m WHERE {self._mine}{where}", params)[0][0])
 
     def keyword_search(self, query: str, filters: Filters, limit: int) -> list[tuple[str, float]]:
-        words, chosen = self._keyword_plan(keyword_terms(query))
+        where, params = _where(filters)
+        words, chosen = self._keyword_plan(keyword_terms(query), where, params)
         if not words:
             return []
-        ranked = " || ".join("plainto_tsquery('english', %s)" for _ in words)
         one = "plainto_tsquery('english', %s)"
+        ranked = " || ".join(one for _ in words)
         choose = " || ".join([*(one for _ in chosen.any_of),
                               *("(" + " && ".join(one for _ in g) + ")" for g in chosen.together)])
-        where, params = _where(filters)
         # In a large store the rarest words choose the rows (see keywordplan); all words rank.
         rows = self._rows(
             f"SELECT m.id, {_RANK} AS s FROM memories m, (SELECT {ranked} AS q, {choose} AS c) q "
