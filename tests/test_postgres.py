@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -406,3 +407,33 @@ def test_findings_from_two_machines_keep_every_source(pg_dsn: str, tmp_path: Pat
         want = {"agent:seed"} | {f"agent:w{w}-{i}" for w in range(2) for i in range(n)}
         assert set(m.metadata["sources"]) == want
         assert m.metadata["findings"] == 1 + 2 * n
+
+
+def test_prompt_hook_sees_what_this_machine_wrote_since_the_index_was_built(
+        pg_dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on SQLite: a memory saved mid-session reaches the next prompt (the hook asks the
+    server while the index is out of date), and the rebuilt index has it too."""
+    from kenning.keys import project_key
+    from tests.test_hooks import DECISION, context_of, errors, hook, payload
+
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    subprocess.run(["git", "init", "-q", str(proj)], check=True)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KENNING_")}
+    env.update(KENNING_HOME=str(tmp_path / "kdata"), KENNING_DB=pg_dsn,
+               KENNING_EMBEDDER="none", HOME=str(home))
+    monkeypatch.setenv("KENNING_HOME", env["KENNING_HOME"])
+    question = payload("UserPromptSubmit", proj, prompt="which isolation does the ledger use?")
+    with Kenning(pg_dsn, project=project_key(str(proj.resolve())), embedder=None) as k:
+        k.remember(DECISION, type="decision", topic="ledger_db")
+        k.build_prompt_index()
+        assert DECISION in context_of(hook("UserPromptSubmit", question, env))
+        later = k.remember("Ledger isolation was raised after the March double-charge incident",
+                           type="insight")
+        fresh = context_of(hook("UserPromptSubmit", question, env))
+        assert later.id in fresh and DECISION in fresh
+        k.build_prompt_index()
+        assert later.id in context_of(hook("UserPromptSubmit", question, env))
+    assert not errors(env)

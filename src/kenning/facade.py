@@ -750,7 +750,7 @@ class Kenning:
         from kenning.hooks.locate import read_version, version_file
 
         # Read before the data: a write landing meanwhile leaves the index marked stale.
-        version = read_version(version_file(location)) if "://" not in location else bytes(16)
+        version = read_version(version_file(location))
         memories = self.store.list(Filters(), limit=None, newest_first=False)
         scores = self.store.graph_scores()
         evolution = [r for r in self.store.link_rows() if r[2] == LinkType.EVOLUTION.value]

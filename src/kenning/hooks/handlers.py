@@ -91,10 +91,12 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
     top_k = int(settings["top_k"])  # type: ignore[call-overload]
     floor = float(settings["min_confidence"])  # type: ignore[arg-type]
     index = pindex.load(pindex.index_path(locate.journal_dir(location)), location)
-    if index is None and "://" in location:
-        return ""  # a server store is read through the index only (built at session start)
     if index is not None:
         hits = pindex.rank(index, prompt, project, now_ms, k=top_k, min_confidence=floor)
+    elif "://" in location:  # a server store this machine wrote to since the index was built
+        from kenning.hooks import pgcontext
+
+        hits = pgcontext.rank(location, prompt, project, now_ms, k=top_k, min_confidence=floor)
     else:  # no index yet, or the store changed since it was built: ask the store itself
         from kenning.hooks import context
 

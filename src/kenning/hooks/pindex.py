@@ -19,8 +19,8 @@ def index_path(journal_dir: str) -> str:
 
 def load(path: str, location: str) -> mmap.mmap | None:
     """The index, memory-mapped (only the pages a prompt touches are read), if it exists and
-    the store has not been written since it was built (a server store's index is used as it
-    is); else None (ask the store)."""
+    the store has not been written since it was built (for a server store: by this machine;
+    others' writes arrive with the next build); else None (ask the store)."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
@@ -35,7 +35,7 @@ def load(path: str, location: str) -> mmap.mmap | None:
     head = _struct.unpack_from(F.HEADER, data, 0)
     if head[0] != F.MAGIC or head[1] != F.VERSION:
         return None
-    if "://" not in location and head[4] != locate.read_version(locate.version_file(location)):
+    if head[4] != locate.read_version(locate.version_file(location)):
         return None
     return data
 

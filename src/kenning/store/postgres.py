@@ -17,6 +17,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kenning.errors import NotFoundError, StoreError, ValidationError
+from kenning.hooks.locate import mark_written, version_file
+from kenning.hooks.pgcontext import RANK as _RANK
 from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS
 from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, SessionEvent
 from kenning.store.base import SCHEMA_VERSION, UPDATABLE
@@ -55,7 +57,6 @@ STATS_CHECK_S = 30.0
 _MIGRATION_LOCK = 0x4B454E4E  # advisory lock key held while migrating ("KENN")
 SELECTIVE_FROM = 20_000  # memories from which the rarest words choose what keyword search ranks
 FTS_STATISTICS = 1_000  # ANALYZE's target for the words column: its 10,000 commonest lexemes
-_RANK = "ts_rank('{0.5, 0.5, 0.75, 1.0}', m.fts, q.q)"  # D tags, C content, B summary, A topic
 _SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.:@-]{0,100}$")
 GLOBAL_META = frozenset({"link_generation"})  # counters kept for the whole database
 
@@ -313,6 +314,8 @@ class PostgresStore:
         self._indexed_dims: set[int] = set()
         self._lexemes: tuple[float, tuple[dict[str, float], float, float] | None] | None = None
         self._shares: dict[tuple[str, str], tuple[float, float]] = {}
+        self._memories_changed = False
+        self._version_file = version_file(self._location)
         self.selective_from = SELECTIVE_FROM
         self.rank_budget = RANK_BUDGET
         self.ef_search = int(ef_search)
@@ -390,7 +393,12 @@ class PostgresStore:
         for attempt in range(RETRIES):
             try:
                 with self._pool.connection() as conn, conn.transaction():
-                    return fn(conn)
+                    out = fn(conn)
+                if self._memories_changed:
+                    # This machine's prompt index is now out of date: its hooks ask the server.
+                    self._memories_changed = False
+                    mark_written(self._version_file)
+                return out
             except (errors.DeadlockDetected, errors.SerializationFailure):
                 if attempt == RETRIES - 1:
                     raise
@@ -547,6 +555,7 @@ class PostgresStore:
 
     def _log_changes(self, conn: psycopg.Connection[Any], memory_ids: Sequence[str]) -> None:
         """Record changed memories: ``watermark`` moves, so caches in any process refresh."""
+        self._memories_changed = True
         with conn.cursor() as cur:
             cur.executemany("INSERT INTO memory_changes(memory_id) VALUES (%s)",
                             [(m,) for m in memory_ids])

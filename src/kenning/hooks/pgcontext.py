@@ -1,0 +1,51 @@
+"""The prompt hook's answer from a PostgreSQL store whose prompt index is out of date (this
+machine wrote to it since the index was built): ``tsvector`` search, then the same scoring as
+the index and the SQLite fallback. psycopg loads only on this path (about 0.1 s)."""
+
+from __future__ import annotations
+
+import os
+
+from kenning.hooks import inject
+from kenning.hooks.inject import CANDIDATES, MAX_TERMS, PROMPT_CHARS
+from kenning.words import query_terms
+
+# As kenning.store.postgres ranks keywords: tags D, content C, summary B, topic A.
+RANK = "ts_rank('{0.5, 0.5, 0.75, 1.0}', m.fts, q.q)"
+TIMEOUT_MS = 1_000  # the server's limit for the search, inside the hook's budget
+
+
+def rank(dsn: str, prompt: str, project: str, now_ms: int, k: int = 5,
+         min_confidence: float = 0.0) -> list[dict[str, object]]:
+    """Top ``k`` memories of ``project`` (and user scope) for ``prompt`` in the organisation and
+    workspace of ``$KENNING_ORGANISATION`` / ``$KENNING_WORKSPACE``, as ``context.rank``."""
+    terms = [t for t in query_terms(prompt[:PROMPT_CHARS], MAX_TERMS) if len(t) > 1]
+    if not terms:
+        return []
+    import psycopg
+
+    query = " || ".join("plainto_tsquery('english', %s)" for _ in terms)
+    with psycopg.connect(dsn, autocommit=True, connect_timeout=2) as conn:
+        conn.execute(f"SET statement_timeout = {TIMEOUT_MS}")
+        rows = conn.execute(
+            "SELECT m.id, m.type, m.topic, m.summary, m.confidence, m.created_at, m.updated_at, "
+            "m.last_accessed_at, m.outcome, h.s, g.pagerank_norm, "
+            "EXISTS (SELECT 1 FROM memory_links l WHERE l.to_id = m.id AND l.link_type = "
+            "'evolution' AND coalesce(l.metadata->>'canonical', l.relationship) = 'supersedes') "
+            f"FROM (SELECT m.seq, {RANK} AS s FROM memories m, (SELECT {query} AS q) q "
+            "WHERE m.fts @@ q.q AND m.organisation = %s AND m.workspace = %s "
+            "AND (m.project = %s OR m.scope = 'user') ORDER BY s DESC, m.seq LIMIT %s) h "
+            "JOIN memories m ON m.seq = h.seq LEFT JOIN graph_scores g ON g.memory_id = m.id",
+            [*terms, os.environ.get("KENNING_ORGANISATION", ""),
+             os.environ.get("KENNING_WORKSPACE", ""), project, CANDIDATES],
+        ).fetchall()
+    if not rows:
+        return []
+    top = max(float(r[9]) for r in rows)
+    graph = any(r[10] is not None for r in rows)
+    return inject.best([
+        inject.hit(mid, mtype, topic, summary, conf, created, updated, accessed, outcome,
+                   (float(s) / top) if top > 0 else 1.0, pr or 0.0, bool(superseded), now_ms,
+                   graph=graph, min_confidence=min_confidence)
+        for (mid, mtype, topic, summary, conf, created, updated, accessed, outcome, s, pr,
+             superseded) in rows], k)
