@@ -307,6 +307,24 @@ def test_a_small_project_in_a_large_database_ranks_every_match_of_its_own(
         assert {h[0] for h in hits[3:]} == {m.id for m in one}
 
 
+def test_words_that_always_go_together_still_find_the_best_rows(pg_dsn: str) -> None:
+    """A phrase's words match together far more often than their counts suggest; the rows
+    chosen through them are capped, and the rows holding every query word still come first."""
+    from kenning.store.postgres import PostgresStore
+
+    with Kenning(pg_dsn, project="p", embedder=None) as k:
+        k.remember_many([{"text": f"unicode encoding error seen in job {i}"} for i in range(200)])
+        best = k.remember_many([{"text": f"unicode encoding error in the uploads adapter {i}"}
+                                for i in range(3)])
+        store = k.store
+        assert isinstance(store, PostgresStore)
+        store.selective_from, store.rank_budget = 0, 20
+        store.analyze()
+        hits = store.keyword_search("unicode encoding uploads", k._filters(), 5)
+        assert len(hits) == 5
+        assert {h[0] for h in hits[:3]} == {m.id for m in best}
+
+
 def test_links_never_cross_workspaces(pg_dsn: str) -> None:
     """A link naming another workspace's memory is refused as if that memory did not exist."""
     import psycopg

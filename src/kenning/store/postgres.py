@@ -803,14 +803,28 @@ class PostgresStore:
             return []
         one = "plainto_tsquery('english', %s)"
         ranked = " || ".join(one for _ in words)
-        choose = " || ".join([*(one for _ in chosen.any_of),
-                              *("(" + " && ".join(one for _ in g) + ")" for g in chosen.together)])
+        if chosen.words == tuple(words) and not chosen.together:  # every match is ranked
+            rows = self._rows(
+                f"SELECT m.id, {_RANK} AS s FROM memories m, (SELECT {ranked} AS q) q "
+                f"WHERE m.fts @@ q.q AND {self._mine}{where} ORDER BY s DESC, m.seq LIMIT %s",
+                [*words, *params, limit])
+            return [(r[0], float(r[1])) for r in rows]
         # In a large store the rarest words choose the rows (see keywordplan); all words rank.
+        # Each group takes at most half the budget: words that go together (a phrase such as
+        # "unicode encoding") match far more rows than their separate counts suggest.
+        groups = ([list(chosen.any_of)] if chosen.any_of else []) + [
+            list(g) for g in chosen.together]
+        cap = max(limit, int(self.rank_budget // 2))
+        parts, args = [], []
+        for g in groups:
+            joint = " || " if g is groups[0] and chosen.any_of else " && "
+            parts.append(f"(SELECT m.seq FROM memories m WHERE m.fts @@ "
+                         f"({joint.join(one for _ in g)}) AND {self._mine}{where} LIMIT %s)")
+            args += [*g, *params, cap]
         rows = self._rows(
-            f"SELECT m.id, {_RANK} AS s FROM memories m, (SELECT {ranked} AS q, {choose} AS c) q "
-            f"WHERE m.fts @@ q.c AND {self._mine}{where} ORDER BY s DESC, m.seq LIMIT %s",
-            [*words, *chosen.any_of, *(w for g in chosen.together for w in g), *params, limit],
-        )
+            f"SELECT m.id, {_RANK} AS s FROM memories m, (SELECT {ranked} AS q) q "
+            f"WHERE m.seq IN ({' UNION '.join(parts)}) ORDER BY s DESC, m.seq LIMIT %s",
+            [*words, *args, limit])
         return [(r[0], float(r[1])) for r in rows]
 
     def vector_search(
