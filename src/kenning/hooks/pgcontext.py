@@ -13,6 +13,7 @@ from kenning.words import query_terms
 # As kenning.store.postgres ranks keywords: tags D, content C, summary B, topic A.
 RANK = "ts_rank('{0.5, 0.5, 0.75, 1.0}', m.fts, q.q)"
 TIMEOUT_MS = 1_000  # the server's limit for the search, inside the hook's budget
+MATCHES = 5_000  # matches ranked at most (about 50 ms at a million memories): the budget holds
 
 
 def rank(dsn: str, prompt: str, project: str, now_ms: int, k: int = 5,
@@ -32,12 +33,13 @@ def rank(dsn: str, prompt: str, project: str, now_ms: int, k: int = 5,
             "m.last_accessed_at, m.outcome, h.s, g.pagerank_norm, "
             "EXISTS (SELECT 1 FROM memory_links l WHERE l.to_id = m.id AND l.link_type = "
             "'evolution' AND coalesce(l.metadata->>'canonical', l.relationship) = 'supersedes') "
-            f"FROM (SELECT m.seq, {RANK} AS s FROM memories m, (SELECT {query} AS q) q "
-            "WHERE m.fts @@ q.q AND m.organisation = %s AND m.workspace = %s "
-            "AND (m.project = %s OR m.scope = 'user') ORDER BY s DESC, m.seq LIMIT %s) h "
+            f"FROM (SELECT m.seq, {RANK} AS s FROM (SELECT m.seq, m.fts FROM memories m, "
+            f"(SELECT {query} AS q) q WHERE m.fts @@ q.q AND m.organisation = %s AND "
+            "m.workspace = %s AND (m.project = %s OR m.scope = 'user') LIMIT %s) m, "
+            f"(SELECT {query} AS q) q ORDER BY s DESC, m.seq LIMIT %s) h "
             "JOIN memories m ON m.seq = h.seq LEFT JOIN graph_scores g ON g.memory_id = m.id",
             [*terms, os.environ.get("KENNING_ORGANISATION", ""),
-             os.environ.get("KENNING_WORKSPACE", ""), project, CANDIDATES],
+             os.environ.get("KENNING_WORKSPACE", ""), project, MATCHES, *terms, CANDIDATES],
         ).fetchall()
     if not rows:
         return []
