@@ -70,13 +70,5 @@ def rank(conn: object, prompt: str, project: str, now_ms: int, k: int = 5,
         f"WHERE (m.project = ? OR m.scope = 'user')",
         (" OR ".join(_quote(t) for t in terms), CANDIDATES, project),
     ).fetchall()
-    if not rows:
-        return []
-    top = max(-r[9] for r in rows)
-    graph = any(r[10] is not None for r in rows)
-    return inject.best([
-        inject.hit(mid, mtype, topic, summary, conf, created, updated, accessed, outcome,
-                   (-s / top) if top > 0 else 1.0, pr or 0.0, bool(superseded), now_ms,
-                   graph=graph, min_confidence=min_confidence)
-        for (mid, mtype, topic, summary, conf, created, updated, accessed, outcome, s, pr,
-             superseded) in rows], k)
+    # BM25 here is lower-is-better: negated, it is a keyword score like the other paths'.
+    return inject.best_rows([(*r[:9], -r[9], *r[10:]) for r in rows], now_ms, k, min_confidence)

@@ -42,6 +42,23 @@ def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence
     }
 
 
+def best_rows(rows: list[tuple], now_ms: int, k: int,
+              min_confidence: float = 0.0) -> list[dict[str, object]]:
+    """The top ``k`` of a store's candidate rows: (id, type, topic, summary, confidence, created,
+    updated, accessed, outcome, keyword score (higher is better), PageRank or None, superseded),
+    keyword scores taken relative to the best. Both store fallbacks (SQLite, PostgreSQL) use it."""
+    if not rows:
+        return []
+    top = max(float(r[9]) for r in rows)
+    graph = any(r[10] is not None for r in rows)
+    return best([
+        hit(mid, mtype, topic, summary, conf, created, updated, accessed, outcome,
+            (float(s) / top) if top > 0 else 1.0, pr or 0.0, bool(superseded), now_ms,
+            graph=graph, min_confidence=min_confidence)
+        for (mid, mtype, topic, summary, conf, created, updated, accessed, outcome, s, pr,
+             superseded) in rows], k)
+
+
 def best(hits: list[dict[str, object] | None], k: int) -> list[dict[str, object]]:
     """The top ``k`` scored hits, ties by id."""
     kept = [h for h in hits if h is not None]

@@ -41,13 +41,4 @@ def rank(dsn: str, prompt: str, project: str, now_ms: int, k: int = 5,
             [*terms, os.environ.get("KENNING_ORGANISATION", ""),
              os.environ.get("KENNING_WORKSPACE", ""), project, MATCHES, *terms, CANDIDATES],
         ).fetchall()
-    if not rows:
-        return []
-    top = max(float(r[9]) for r in rows)
-    graph = any(r[10] is not None for r in rows)
-    return inject.best([
-        inject.hit(mid, mtype, topic, summary, conf, created, updated, accessed, outcome,
-                   (float(s) / top) if top > 0 else 1.0, pr or 0.0, bool(superseded), now_ms,
-                   graph=graph, min_confidence=min_confidence)
-        for (mid, mtype, topic, summary, conf, created, updated, accessed, outcome, s, pr,
-             superseded) in rows], k)
+    return inject.best_rows(rows, now_ms, k, min_confidence)
