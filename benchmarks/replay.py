@@ -1,0 +1,199 @@
+"""The coding-agent memory benchmark: replay multi-session coding stories through Kenning's real
+Claude Code hooks and score what the model would see, beside four baselines in the same run.
+
+Run ``python benchmarks/replay.py [--quick] [--out PATH] [--stories ID,...] [--noise N]
+[--jobs N] [--keep DIR]``. Each story gets a fresh HOME and a scratch git project, ``kenning
+init``, and every session event sent to the hook commands init registered, one process each
+(``replaykit.runner``). The baselines (``replaykit.baselines``) need no processes. Scores are
+defined in ``replaykit.scoring``; how to write a story is in ``benchmarks/README.md``.
+
+Prints a table and writes JSON shaped ``{"systems": {"kenning": {...}, "none": {...}, ...},
+"stories": {...}, ...}`` (default ``results/replay.json``, ``results/replay-quick.json`` with
+``--quick``). It never fails on a score: scores are figures, not tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from benchkit import load_average, machine_info  # noqa: E402
+from replaykit import baselines, scoring  # noqa: E402
+from replaykit.noise import with_noise  # noqa: E402
+from replaykit.runner import StoryReplay, kenning_snapshot  # noqa: E402
+from replaykit.stories import all_stories  # noqa: E402
+from replaykit.story import Story  # noqa: E402
+
+RESULTS = HERE / "results"
+# Story time starts on a fixed Monday morning, so every run sees the same days.
+START_MS = int(datetime(2026, 3, 2, tzinfo=UTC).timestamp() * 1000)
+SYSTEMS = ("kenning", *baselines.BASELINES)
+COLUMNS = ("capture_precision", "capture_recall", "learning", "delivery_recall",
+           "stale_shown", "duplicate_share", "tokens_per_prompt", "session_tokens")
+QUICK_EVERY = 5  # --quick replays every fifth story
+DEFAULT_NOISE = 2
+
+
+def select(stories: list[Story], quick: bool, only: list[str] | None, noise: int
+           ) -> list[Story]:
+    if only:
+        known = {s.id for s in stories}
+        missing = [i for i in only if i not in known]
+        if missing:
+            raise SystemExit(f"replay: unknown story id(s): {', '.join(missing)}")
+        stories = [s for s in stories if s.id in only]
+    elif quick:
+        stories = stories[::QUICK_EVERY]
+    return [with_noise(s, noise) for s in stories]
+
+
+def kenning_bin() -> Path:
+    path = Path(sys.executable).parent / "kenning"
+    if not path.exists():
+        raise SystemExit(f"replay: {path} not found; run with the Python of a virtual "
+                         "environment where Kenning is installed (pip install -e .)")
+    return path
+
+
+def replay_one(story: Story, root: str, keep: bool) -> tuple[str, dict[str, Any], float]:
+    """Replay one story through Kenning (in a worker process); returns its run as JSON."""
+    work = Path(tempfile.mkdtemp(prefix=f"{story.id}-", dir=root))
+    began = time.perf_counter()
+    try:
+        run = StoryReplay(story, work, kenning_bin(), START_MS).replay(kenning_snapshot)
+    finally:
+        if not keep:
+            shutil.rmtree(work, ignore_errors=True)
+    return story.id, run.to_json(), time.perf_counter() - began
+
+
+def from_json(data: dict[str, Any]) -> scoring.SystemRun:
+    sessions = []
+    for s in data["sessions"]:
+        epochs = [scoring.Epoch(
+            start_units=e["start_units"], memory_units=e["memory_units"],
+            start_chars=e["start_chars"], memory_chars=e["memory_chars"],
+            prompts=[scoring.PromptView(text=p["text"], units=p["units"],
+                                        context_chars=p["context_chars"],
+                                        needs=tuple(p["needs"]), stale=tuple(p["stale"]))
+                     for p in e["prompts"]]) for e in s["epochs"]]
+        sessions.append(scoring.SessionView(index=s["index"], day=s["day"], noise=s["noise"],
+                                            epochs=epochs))
+    return scoring.SystemRun(
+        sessions=sessions, stored=data["stored"], judged=data["judged"],
+        latencies=data["latencies"], hook_failures=data["hook_failures"],
+        hook_timeouts=data["hook_timeouts"], hook_errors=data["hook_errors"])
+
+
+def fmt(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}" if value < 10 else f"{value:.0f}"
+    return str(value)
+
+
+def table(systems: dict[str, dict[str, Any]]) -> str:
+    head = ["system", *COLUMNS]
+    rows = [[name, *(fmt(fig.get(c)) for c in COLUMNS)] for name, fig in systems.items()]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |"  # noqa: E731
+    return "\n".join([line(head), "|" + "|".join("-" * (w + 2) for w in widths) + "|",
+                      *map(line, rows)])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="every fifth story only")
+    parser.add_argument("--stories", help="comma-separated story ids (overrides --quick)")
+    parser.add_argument("--noise", type=int, default=DEFAULT_NOISE,
+                        help=f"filler sessions added to each story (default {DEFAULT_NOISE})")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="stories replayed at once (hook latencies are only comparable "
+                             "between runs with the same value; default 1)")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep each story's scratch HOME and project (path printed)")
+    parser.add_argument("--out", type=Path, help="JSON output path")
+    args = parser.parse_args(argv)
+    stories = select(all_stories(), args.quick, args.stories.split(",") if args.stories else None,
+                     args.noise)
+    out = args.out or RESULTS / ("replay-quick.json" if args.quick else "replay.json")
+    kenning_bin()
+    sessions = sum(len(s.sessions) for s in stories)
+    print(f"replaying {len(stories)} stories, {sessions} sessions", file=sys.stderr)
+    load_before = load_average()
+    began = time.perf_counter()
+    root = tempfile.mkdtemp(prefix="kenning-replay-")
+    runs: dict[str, dict[str, scoring.SystemRun]] = {name: {} for name in SYSTEMS}
+    seconds: dict[str, float] = {}
+    try:
+        with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            futures = [pool.submit(replay_one, s, root, args.keep) for s in stories]
+            for n, future in enumerate(futures, start=1):
+                sid, data, took = future.result()
+                runs["kenning"][sid] = from_json(data)
+                seconds[sid] = round(took, 1)
+                print(f"[{n}/{len(stories)}] {sid}: {took:.1f} s", file=sys.stderr)
+    finally:
+        if args.keep:
+            print(f"scratch projects kept in {root}", file=sys.stderr)
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+    for story in stories:
+        for name, build in baselines.BASELINES.items():
+            runs[name][story.id] = build(story)
+
+    result: dict[str, Any] = {"systems": {}, "stories": {}, "probes": {}}
+    for name in SYSTEMS:
+        per_story, kinds = [], {}  # type: ignore[var-annotated]
+        for story in stories:
+            fig = scoring.score_story(story, runs[name][story.id])
+            scoring.delivery_by_kind(story, fig["probe_detail"], kinds)
+            per_story.append(fig)
+        result["systems"][name] = scoring.overall(
+            per_story, list(runs[name].values()), kinds)
+        result["stories"][name] = {s.id: {k: v for k, v in f.items() if k != "probe_detail"}
+                                   for s, f in zip(stories, per_story, strict=True)}
+        result["probes"][name] = {s.id: f["probe_detail"]
+                                  for s, f in zip(stories, per_story, strict=True)}
+    result["kenning_hook_errors"] = {
+        sid: run.hook_errors[:20] for sid, run in runs["kenning"].items() if run.hook_errors}
+    result["run"] = {
+        "quick": args.quick, "noise_per_story": args.noise, "jobs": args.jobs,
+        "stories": len(stories), "sessions": sessions,
+        "hand_written_sessions": sum(1 for s in stories for x in s.sessions if not x.noise),
+        "seconds": round(time.perf_counter() - began, 1), "seconds_per_story": seconds,
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "load_before": load_before, "load_after": load_average(), "machine": machine_info(),
+        "tokens": "characters / 4",
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1, sort_keys=False) + "\n")
+
+    print(table(result["systems"]))
+    k = result["systems"]["kenning"]
+    print("\nkenning hook medians (ms): " + ", ".join(
+        f"{e} {v}" for e, v in k.get("hook_ms_median", {}).items()))
+    print("delivery by lesson kind: " + ", ".join(
+        f"{kind} " + " / ".join(fmt(result["systems"][n]["delivery_by_kind"].get(kind))
+                                for n in ("kenning", "bm25"))
+        for kind in k.get("delivery_by_kind", {})) + "  (kenning / bm25)")
+    print(f"hook errors {k.get('hook_errors', 0)}, timeouts {k.get('hook_timeouts', 0)}; "
+          f"{len(stories)} stories, {sessions} sessions, {k['probes']} probes; "
+          f"{result['run']['seconds']:.0f} s; JSON: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,310 @@
+"""Scoring what a memory system put in front of the model. Pure: views and stories in, figures
+out.
+
+The unit of matching is a *unit*: one line of injected context or MEMORY.md together with its
+indented continuation lines, one stored memory, or one user turn (baselines). A lesson is
+present in a unit when all its match groups occur in that unit (``Lesson.found_in``).
+
+Figures (each per story and overall; overall figures pool the stories' items):
+
+- ``capture_precision``: stored items that carry some lesson / all stored items;
+- ``capture_recall``: lessons carried by some stored item / all lessons;
+- ``learning``: annotated outcome events whose lesson's confidence moved the right way / all
+  (an event whose lesson no stored memory carries counts as wrong);
+- ``delivery_recall``: per probe, the share of its needed lessons present in what the model
+  sees (SessionStart context + MEMORY.md as loaded + that prompt's context), averaged;
+- ``stale_shown``: (probe, stale lesson) pairs where the stale lesson is presented as current
+  (a unit carries it, carries none of its successors and has no marker such as "superseded");
+- ``duplicate_share``: units the model sees more than once in a session (same text after
+  dropping ids and markup, or 80 % of the same words) / all units of four words or more;
+- ``tokens_per_prompt``: characters of per-prompt context / 4 (a rough token count), mean over
+  prompts; ``session_tokens``: SessionStart context + MEMORY.md per session, / 4.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from replaykit.story import Story
+
+STALE_MARKER = re.compile(
+    r"supersed|replaced|no longer|deprecated|outdated|obsolete|\bstale\b|reverted|"
+    r"\bfailed\b|abandon|rolled back|don't use|do not use|\bformerly\b|\bwas\b.*\bnow\b", re.I)
+_UNIT_START = re.compile(r"([-*•>#|]|\d+[.)]\s|\[|<)")
+_ID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b|\b(?=[0-9a-z]*\d)[0-9a-z]{8,}\b", re.I)
+_LINK_TARGET = re.compile(r"\]\([^)]*\)")
+_WORD = re.compile(r"[a-z0-9_]+")
+DUP_MIN_WORDS = 4
+DUP_JACCARD = 0.8
+# The client's auto-memory load limits: whole lines, at most 200 and about 25,000 bytes.
+MEMORY_MD_LINES = 200
+MEMORY_MD_BYTES = 25_000
+
+
+def memory_md_as_loaded(text: str) -> str:
+    """MEMORY.md as the client puts it in front of the model: whole lines, at most 200 of them
+    and at most 25,000 bytes (the rest is cut off)."""
+    kept: list[str] = []
+    size = 0
+    for line in text.split("\n")[:MEMORY_MD_LINES]:
+        width = len(line.encode()) + 1
+        if size + width > MEMORY_MD_BYTES:
+            break
+        kept.append(line)
+        size += width
+    return "\n".join(kept)
+
+
+def split_units(text: str) -> list[str]:
+    """Lines of context, each with its indented continuation lines (a paragraph of prose with
+    no bullets is one unit)."""
+    units: list[list[str]] = []
+    current: list[str] | None = None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            current = None
+            continue
+        indented = line[:1] in (" ", "\t")
+        if current is None or (not indented and _UNIT_START.match(stripped)):
+            current = [stripped]
+            units.append(current)
+        else:
+            current.append(stripped)
+    return [" ".join(u) for u in units]
+
+
+@dataclass
+class PromptView:
+    """One prompt: what the user typed, the units its hook added, and (for a probe) what it
+    needs and which stale lessons it must not see as current."""
+
+    text: str
+    units: list[str]
+    context_chars: int
+    needs: tuple[str, ...] = ()
+    stale: tuple[str, ...] = ()
+
+
+@dataclass
+class Epoch:
+    """What the model has from the start of a conversation (or since a compaction)."""
+
+    start_units: list[str]
+    memory_units: list[str]
+    start_chars: int
+    memory_chars: int
+    prompts: list[PromptView] = field(default_factory=list)
+
+
+@dataclass
+class SessionView:
+    index: int
+    day: float
+    noise: bool = False
+    epochs: list[Epoch] = field(default_factory=list)
+
+
+@dataclass
+class SystemRun:
+    """Everything one system did in one story that the scores read."""
+
+    sessions: list[SessionView] = field(default_factory=list)
+    stored: dict[str, str] | None = field(default_factory=dict)
+    judged: list[dict[str, Any]] | None = field(default_factory=list)
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    hook_failures: int = 0
+    hook_timeouts: int = 0
+    hook_errors: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# -- the parts ----------------------------------------------------------------------------------
+
+
+def carried(story: Story, texts: Iterable[str]) -> set[str]:
+    """Lessons of ``story`` that some text carries."""
+    pool = list(texts)
+    return {le.id for le in story.lessons if any(le.found_in(t) for t in pool)}
+
+
+def capture(story: Story, stored: dict[str, str]) -> dict[str, Any]:
+    useful = sum(1 for text in stored.values()
+                 if any(le.found_in(text) for le in story.lessons))
+    got = carried(story, stored.values())
+    return {"stored": len(stored), "useful": useful, "lessons": len(story.lessons),
+            "captured": len(got), "missed": sorted(le.id for le in story.lessons
+                                                   if le.id not in got)}
+
+
+def shown_as_current(story: Story, lesson_id: str, units: Iterable[str]) -> bool:
+    """Whether a unit presents a stale lesson as if it were still in force."""
+    lesson = story.by_id[lesson_id]
+    successors = [story.by_id[s] for s in story.successors().get(lesson_id, ())]
+    for unit in units:
+        if not lesson.found_in(unit):
+            continue
+        if any(s.found_in(unit) for s in successors) or STALE_MARKER.search(unit):
+            continue
+        return True
+    return False
+
+
+def delivery(story: Story, run: SystemRun) -> dict[str, Any]:
+    """Per probe: needed lessons seen, stale lessons shown as current."""
+    probes: list[dict[str, Any]] = []
+    for view in run.sessions:
+        for epoch in view.epochs:
+            for prompt in epoch.prompts:
+                if not prompt.needs:
+                    continue
+                seen = [*epoch.start_units, *epoch.memory_units, *prompt.units]
+                found = [lid for lid in prompt.needs
+                         if any(story.by_id[lid].found_in(u) for u in seen)]
+                shown = [lid for lid in prompt.stale if shown_as_current(story, lid, seen)]
+                probes.append({"session": view.index, "prompt": prompt.text[:80],
+                               "needs": list(prompt.needs), "found": found,
+                               "stale": list(prompt.stale), "stale_shown": shown})
+    return {"probes": probes}
+
+
+def _normal(unit: str) -> str:
+    text = _LINK_TARGET.sub("]", unit)
+    text = _ID.sub(" ", text)
+    return " ".join(_WORD.findall(text.lower()))
+
+
+def duplicates(run: SystemRun) -> tuple[int, int]:
+    """(units seen again within their session, units counted) over every session."""
+    again = total = 0
+    for view in run.sessions:
+        seen: list[tuple[str, frozenset[str]]] = []
+        for epoch in view.epochs:
+            stream = [*epoch.start_units, *epoch.memory_units]
+            stream += [u for p in epoch.prompts for u in p.units]
+            for unit in stream:
+                norm = _normal(unit)
+                words = frozenset(w for w in norm.split() if len(w) > 2)
+                if len(norm.split()) < DUP_MIN_WORDS:
+                    continue
+                total += 1
+                if any(norm == n or (words and len(words & w) / len(words | w) >= DUP_JACCARD)
+                       for n, w in seen):
+                    again += 1
+                seen.append((norm, words))
+    return again, total
+
+
+def learning(story: Story, judged: list[dict[str, Any]]) -> tuple[int, int]:
+    """(outcome events judged the right way, events)."""
+    right = 0
+    for j in judged:
+        before, after, d = j["before"], j["after"], j["direction"]
+        if after is None:
+            continue
+        base = before if before is not None else after
+        eps = 1e-4
+        ok = {"up": after > base + eps, "down": after < base - eps,
+              "not_down": after >= base - eps, "not_up": after <= base + eps}[d]
+        right += ok
+    return right, len(judged)
+
+
+def _ratio(num: float, den: float) -> float | None:
+    return round(num / den, 4) if den else None
+
+
+def score_story(story: Story, run: SystemRun) -> dict[str, Any]:
+    """Every figure of one system in one story, with the detail behind it."""
+    deliv = delivery(story, run)
+    probes = deliv["probes"]
+    prompts = [p for v in run.sessions for e in v.epochs for p in e.prompts]
+    epochs = [e for v in run.sessions for e in v.epochs]
+    dup_again, dup_total = duplicates(run)
+    out: dict[str, Any] = {
+        "sessions": len(run.sessions), "prompts": len(prompts), "probes": len(probes),
+        "delivery_recall": _ratio(sum(len(p["found"]) / len(p["needs"]) for p in probes),
+                                  len(probes)),
+        "stale_pairs": sum(len(p["stale"]) for p in probes),
+        "stale_shown_pairs": sum(len(p["stale_shown"]) for p in probes),
+        "duplicate_units": dup_again, "units": dup_total,
+        "prompt_chars": sum(p.context_chars for p in prompts),
+        "session_chars": sum(e.start_chars + e.memory_chars for e in epochs),
+        "sessions_with_context": len(epochs),
+        "probe_detail": probes,
+    }
+    out["stale_shown"] = _ratio(out["stale_shown_pairs"], out["stale_pairs"])
+    out["duplicate_share"] = _ratio(dup_again, dup_total)
+    out["tokens_per_prompt"] = _ratio(out["prompt_chars"] / 4, len(prompts))
+    if run.stored is not None:
+        cap = capture(story, run.stored)
+        out.update(cap)
+        out["capture_precision"] = _ratio(cap["useful"], cap["stored"])
+        out["capture_recall"] = _ratio(cap["captured"], cap["lessons"])
+    if run.judged is not None:
+        right, total = learning(story, run.judged)
+        out.update({"learning_right": right, "learning_events": total,
+                    "learning": _ratio(right, total)})
+    return out
+
+
+def overall(per_story: list[dict[str, Any]], runs: list[SystemRun],
+            kinds: dict[str, list[int]] | None = None) -> dict[str, Any]:
+    """The figures pooled over stories (items, not story averages)."""
+    def total(key: str) -> float:
+        return sum(s.get(key) or 0 for s in per_story)
+
+    probes = [p for s in per_story for p in s["probe_detail"]]
+    prompts = total("prompts")
+    out: dict[str, Any] = {
+        "stories": len(per_story), "sessions": int(total("sessions")), "prompts": int(prompts),
+        "probes": len(probes),
+        "delivery_recall": _ratio(sum(len(p["found"]) / len(p["needs"]) for p in probes),
+                                  len(probes)),
+        "stale_shown": _ratio(total("stale_shown_pairs"), total("stale_pairs")),
+        "duplicate_share": _ratio(total("duplicate_units"), total("units")),
+        "tokens_per_prompt": _ratio(total("prompt_chars") / 4, prompts),
+        "session_tokens": _ratio(total("session_chars") / 4, total("sessions_with_context")),
+    }
+    has_capture = any("capture_precision" in s for s in per_story)
+    out["capture_precision"] = _ratio(total("useful"), total("stored")) if has_capture else None
+    out["capture_recall"] = _ratio(total("captured"), total("lessons")) if has_capture else None
+    has_learning = any("learning" in s for s in per_story)
+    out["learning"] = (_ratio(total("learning_right"), total("learning_events"))
+                       if has_learning else None)
+    if kinds is not None:
+        out["delivery_by_kind"] = {k: _ratio(v[0], v[1]) for k, v in sorted(kinds.items())}
+    latencies: dict[str, list[float]] = {}
+    for run in runs:
+        for event, values in run.latencies.items():
+            latencies.setdefault(event, []).extend(values)
+    if latencies:
+        out["hook_ms_median"] = {e: round(statistics.median(v), 1)
+                                 for e, v in sorted(latencies.items())}
+        out["hook_ms_p95"] = {e: round(_p95(v), 1) for e, v in sorted(latencies.items())}
+        out["hook_calls"] = {e: len(v) for e, v in sorted(latencies.items())}
+        out["hook_errors"] = sum(len(r.hook_errors) for r in runs)
+        out["hook_timeouts"] = sum(r.hook_timeouts for r in runs)
+        out["hook_failures"] = sum(r.hook_failures for r in runs)
+    return out
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def delivery_by_kind(story: Story, detail: list[dict[str, Any]],
+                     into: dict[str, list[int]]) -> None:
+    """Add one story's probe needs to per-lesson-kind counters: kind -> [found, needed]."""
+    for probe in detail:
+        for lid in probe["needs"]:
+            counts = into.setdefault(story.by_id[lid].kind, [0, 0])
+            counts[0] += lid in probe["found"]
+            counts[1] += 1
