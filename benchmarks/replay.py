@@ -108,7 +108,10 @@ def table(systems: dict[str, dict[str, Any]]) -> str:
     head = ["system", *COLUMNS]
     rows = [[name, *(fmt(fig.get(c)) for c in COLUMNS)] for name, fig in systems.items()]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |"  # noqa: E731
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
     return "\n".join([line(head), "|" + "|".join("-" * (w + 2) for w in widths) + "|",
                       *map(line, rows)])
 

@@ -289,3 +289,21 @@ def test_a_story_replays_through_the_real_hook_processes(tmp_path: Path) -> None
     with Kenning(replay.store_path, project=replay.kenning_project, embedder=None) as k:
         created = {m.created_at // 86_400_000 for m in k.list(limit=None)}
     assert created == {start // 86_400_000}
+
+
+def test_session_end_work_left_running_is_waited_for(tmp_path: Path) -> None:
+    """A detached child of a hook carries the story's token, so the replay waits for it."""
+    import subprocess
+
+    from replaykit.runner import hook_env, processes_with
+
+    env = hook_env(tmp_path, "tok-123")
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], env=env,
+                             start_new_session=True)
+    try:
+        assert child.pid in processes_with("tok-123")
+        assert child.pid not in processes_with("tok-999")
+    finally:
+        child.kill()
+        child.wait()
+    assert child.pid not in processes_with("tok-123")

@@ -90,7 +90,7 @@ def _run(story: Story, start: Callable[[int], list[str]], memory: Callable[[int]
             probe = ev if isinstance(ev, Probe) else None
             view.epochs[-1].prompts.append(PromptView(
                 text=ev.text, units=units, context_chars=len("\n".join(units)),
-                needs=probe.needs if probe else (),
+                needs=tuple(probe.needs) if probe else (),
                 stale=story.stale_for(index, probe) if probe else ()))
     return run
 

@@ -257,7 +257,7 @@ class StoryReplay:
                 probe = ev if isinstance(ev, Probe) else None
                 view.epochs[-1].prompts.append(PromptView(
                     text=ev.text, units=split_units(context), context_chars=len(context),
-                    needs=probe.needs if probe else (),
+                    needs=tuple(probe.needs) if probe else (),
                     stale=self.story.stale_for(index, probe) if probe else ()))
                 turn_open = True
             elif isinstance(ev, Say):
@@ -282,11 +282,13 @@ class StoryReplay:
             self.fire("SessionEnd", writer.session_end(session.end))
             self.settle()
         after = self.snapshot(self, ends_at)
+        stored, judged = self.run.stored, self.run.judged
+        assert stored is not None and judged is not None
         for mid, (text, _conf) in after.items():
-            self.run.stored[mid] = text
+            stored[mid] = text
         for lid, direction in session.judge.items():
             lesson = self.story.by_id[lid]
-            self.run.judged.append({
+            judged.append({
                 "story": self.story.id, "session": index, "lesson": lid,
                 "direction": direction,
                 "before": _best(lesson.found_in, before), "after": _best(lesson.found_in, after),
@@ -328,10 +330,10 @@ class StoryReplay:
                 str(self.proj / ev.path), ev.old, ev.new, original, self.now_ms)
             tool = "Edit"
         elif isinstance(ev, Write):
-            original = self.files.get(ev.path)
+            previous = self.files.get(ev.path)
             self._put(ev.path, ev.content)
             calls, results, (event, payload) = writer.write(
-                str(self.proj / ev.path), ev.content, original, self.now_ms)
+                str(self.proj / ev.path), ev.content, previous, self.now_ms)
             tool = "Write"
         elif isinstance(ev, Read):
             calls, results, (event, payload) = writer.read(

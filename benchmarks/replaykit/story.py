@@ -66,10 +66,11 @@ def lesson(id: str, kind: str, text: str, *match: str) -> Lesson:
     return Lesson(id, kind, text, tuple(match))
 
 
-def _tuple(value: object) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return (value,)
-    return tuple(value)  # type: ignore[call-overload]
+Ids = tuple[str, ...] | str  # lesson ids; one id may be given as a plain string
+
+
+def _tuple(value: Ids) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,9 +78,9 @@ class Event:
     """Base of everything that happens in a session (annotations are keyword-only; a single
     lesson id may be given as a string)."""
 
-    states: tuple[str, ...] = ()
-    replaces: tuple[str, ...] = ()
-    fails: tuple[str, ...] = ()
+    states: Ids = ()
+    replaces: Ids = ()
+    fails: Ids = ()
 
     def __post_init__(self) -> None:
         for name in ("states", "replaces", "fails", "needs", "stale"):
@@ -98,8 +99,8 @@ class User(Event):
 class Probe(User):
     """A user prompt that needs ``needs`` to be in front of the model (scored for delivery)."""
 
-    needs: tuple[str, ...] = ()
-    stale: tuple[str, ...] = ()
+    needs: Ids = ()
+    stale: Ids = ()
 
 
 @dataclass(frozen=True)
@@ -171,7 +172,7 @@ class Note:
     """A person adds ``text`` (one line) to MEMORY.md before a session starts."""
 
     text: str
-    states: tuple[str, ...] = ()
+    states: Ids = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "states", _tuple(self.states))
