@@ -192,6 +192,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{kind} " + " / ".join(fmt(result["systems"][n]["delivery_by_kind"].get(kind))
                                 for n in ("kenning", "bm25"))
         for kind in k.get("delivery_by_kind", {})) + "  (kenning / bm25)")
+    print("capture recall by lesson kind (kenning): " + ", ".join(
+        f"{kind} {fmt(v)}" for kind, v in k.get("capture_recall_by_kind", {}).items()))
+    print("changes handled (successor seen, old not shown as current): " + ", ".join(
+        f"{n} {fmt(result['systems'][n].get('changes_current'))}" for n in SYSTEMS))
     print(f"hook errors {k.get('hook_errors', 0)}, timeouts {k.get('hook_timeouts', 0)}; "
           f"{len(stories)} stories, {sessions} sessions, {k['probes']} probes; "
           f"{result['run']['seconds']:.0f} s; JSON: {out}")

@@ -117,6 +117,11 @@ def test_a_stale_lesson_counts_only_when_presented_as_current() -> None:
                  "- [failed] format with black"):
         fig = scoring.score_story(s, view([], [unit], [probe_view([])]))
         assert fig["stale_shown"] == 0.0, unit
+    handled = scoring.score_story(s, view([], ["- format code with ruff"], [probe_view([])]))
+    assert (handled["stale_shown"], handled["changes_current_pairs"]) == (0.0, 1)
+    both = scoring.score_story(s, view([], ["- format code with ruff", "- format with black"],
+                                       [probe_view([])]))
+    assert (both["stale_shown"], both["changes_current_pairs"]) == (1.0, 0)
 
 
 def test_duplicates_ignore_ids_and_markup_and_count_near_copies() -> None:

@@ -15,6 +15,8 @@ Figures (each per story and overall; overall figures pool the stories' items):
   sees (SessionStart context + MEMORY.md as loaded + that prompt's context), averaged;
 - ``stale_shown``: (probe, stale lesson) pairs where the stale lesson is presented as current
   (a unit carries it, carries none of its successors and has no marker such as "superseded");
+- ``changes_current``: of the same pairs, those where the model sees the successor the probe
+  needs and not the stale lesson as current (a change handled right);
 - ``duplicate_share``: units the model sees more than once in a session (same text after
   dropping ids and markup, or 80 % of the same words) / all units of four words or more;
 - ``tokens_per_prompt``: characters of per-prompt context / 4 (a rough token count), mean over
@@ -138,9 +140,14 @@ def capture(story: Story, stored: dict[str, str]) -> dict[str, Any]:
     useful = sum(1 for text in stored.values()
                  if any(le.found_in(text) for le in story.lessons))
     got = carried(story, stored.values())
+    by_kind: dict[str, list[int]] = {}
+    for le in story.lessons:
+        counts = by_kind.setdefault(le.kind, [0, 0])
+        counts[0] += le.id in got
+        counts[1] += 1
     return {"stored": len(stored), "useful": useful, "lessons": len(story.lessons),
-            "captured": len(got), "missed": sorted(le.id for le in story.lessons
-                                                   if le.id not in got)}
+            "captured": len(got), "captured_by_kind": by_kind,
+            "missed": sorted(le.id for le in story.lessons if le.id not in got)}
 
 
 def shown_as_current(story: Story, lesson_id: str, units: Iterable[str]) -> bool:
@@ -168,9 +175,13 @@ def delivery(story: Story, run: SystemRun) -> dict[str, Any]:
                 found = [lid for lid in prompt.needs
                          if any(story.by_id[lid].found_in(u) for u in seen)]
                 shown = [lid for lid in prompt.stale if shown_as_current(story, lid, seen)]
+                succ = story.successors()
+                current = [lid for lid in prompt.stale if lid not in shown
+                           and any(n in found for n in succ.get(lid, ()))]
                 probes.append({"session": view.index, "prompt": prompt.text[:80],
                                "needs": list(prompt.needs), "found": found,
-                               "stale": list(prompt.stale), "stale_shown": shown})
+                               "stale": list(prompt.stale), "stale_shown": shown,
+                               "changes_current": current})
     return {"probes": probes}
 
 
@@ -233,6 +244,7 @@ def score_story(story: Story, run: SystemRun) -> dict[str, Any]:
                                   len(probes)),
         "stale_pairs": sum(len(p["stale"]) for p in probes),
         "stale_shown_pairs": sum(len(p["stale_shown"]) for p in probes),
+        "changes_current_pairs": sum(len(p["changes_current"]) for p in probes),
         "duplicate_units": dup_again, "units": dup_total,
         "prompt_chars": sum(p.context_chars for p in prompts),
         "session_chars": sum(e.start_chars + e.memory_chars for e in epochs),
@@ -268,6 +280,7 @@ def overall(per_story: list[dict[str, Any]], runs: list[SystemRun],
         "delivery_recall": _ratio(sum(len(p["found"]) / len(p["needs"]) for p in probes),
                                   len(probes)),
         "stale_shown": _ratio(total("stale_shown_pairs"), total("stale_pairs")),
+        "changes_current": _ratio(total("changes_current_pairs"), total("stale_pairs")),
         "duplicate_share": _ratio(total("duplicate_units"), total("units")),
         "tokens_per_prompt": _ratio(total("prompt_chars") / 4, prompts),
         "session_tokens": _ratio(total("session_chars") / 4, total("sessions_with_context")),
@@ -275,6 +288,14 @@ def overall(per_story: list[dict[str, Any]], runs: list[SystemRun],
     has_capture = any("capture_precision" in s for s in per_story)
     out["capture_precision"] = _ratio(total("useful"), total("stored")) if has_capture else None
     out["capture_recall"] = _ratio(total("captured"), total("lessons")) if has_capture else None
+    if has_capture:
+        pooled: dict[str, list[int]] = {}
+        for s in per_story:
+            for kind, (got, of) in s.get("captured_by_kind", {}).items():
+                counts = pooled.setdefault(kind, [0, 0])
+                counts[0] += got
+                counts[1] += of
+        out["capture_recall_by_kind"] = {k: _ratio(g, n) for k, (g, n) in sorted(pooled.items())}
     has_learning = any("learning" in s for s in per_story)
     out["learning"] = (_ratio(total("learning_right"), total("learning_events"))
                        if has_learning else None)
