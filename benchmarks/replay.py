@@ -42,7 +42,7 @@ SYSTEMS = ("kenning", *baselines.BASELINES)
 COLUMNS = ("capture_precision", "capture_recall", "learning", "delivery_recall",
            "stale_shown", "duplicate_share", "tokens_per_prompt", "session_tokens")
 QUICK_EVERY = 5  # --quick replays every fifth story
-DEFAULT_NOISE = 2
+DEFAULT_NOISE = 3
 
 
 def select(stories: list[Story], quick: bool, only: list[str] | None, noise: int
@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     result["run"] = {
         "quick": args.quick, "noise_per_story": args.noise, "jobs": args.jobs,
         "stories": len(stories), "sessions": sessions,
-        "hand_written_sessions": sum(1 for s in stories for x in s.sessions if not x.noise),
+        "hand_written_sessions": sum(1 for s in stories for x in s.sessions if not x.generated),
         "seconds": round(time.perf_counter() - began, 1), "seconds_per_story": seconds,
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "load_before": load_before, "load_after": load_average(), "machine": machine_info(),

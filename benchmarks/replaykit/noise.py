@@ -77,7 +77,7 @@ def noise_session(rng: random.Random, day: float, files: list[str], tag: str,
         if rng.random() < 0.4:
             events.append(User(rng.choice(ASKS).format(path=rng.choice(files))))
     events.append(User(rng.choice(THANKS)))
-    return Session(day=day, events=tuple(events), noise=True)
+    return Session(day=day, events=tuple(events), noise=True, generated=True)
 
 
 def with_noise(story: Story, per_story: int, seed: int = 7) -> Story:

@@ -183,7 +183,9 @@ class Session:
     """One Claude Code session, ``day`` days (fractions allowed) after the story starts.
 
     ``end`` is the SessionEnd reason, or None for a session the client never ended (a killed
-    terminal). ``notes`` are MEMORY.md lines a person writes before it starts."""
+    terminal). ``notes`` are MEMORY.md lines a person writes before it starts. ``noise`` marks a
+    session in which nothing worth keeping happens; ``generated`` one made by
+    ``replaykit.noise`` rather than written by hand."""
 
     day: float
     events: tuple[Event, ...]
@@ -192,6 +194,7 @@ class Session:
     end: str | None = "other"
     source: str = "startup"
     noise: bool = False
+    generated: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "events", tuple(self.events))
