@@ -170,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
                                    for s, f in zip(stories, per_story, strict=True)}
         result["probes"][name] = {s.id: f["probe_detail"]
                                   for s, f in zip(stories, per_story, strict=True)}
+    result["kenning_learning"] = {sid: run.judged for sid, run in runs["kenning"].items()
+                                  if run.judged}
     result["kenning_hook_errors"] = {
         sid: run.hook_errors[:20] for sid, run in runs["kenning"].items() if run.hook_errors}
     result["run"] = {

@@ -143,7 +143,7 @@ def test_capture_precision_and_recall() -> None:
 @pytest.mark.parametrize(("direction", "before", "after", "right"), [
     ("up", 0.6, 0.65, 1), ("up", 0.6, 0.6, 0), ("down", 0.6, 0.55, 1), ("down", 0.6, 0.6, 0),
     ("not_down", 0.6, 0.6, 1), ("not_down", 0.6, 0.55, 0), ("not_up", 0.6, 0.63, 0),
-    ("up", 0.6, None, 0), ("not_down", None, 0.6, 1),
+    ("up", 0.6, None, 0), ("not_down", None, 0.6, 0), ("down", 0.6, 0.0, 1),
 ])
 def test_learning_directions(direction: str, before: float | None, after: float | None,
                              right: int) -> None:

@@ -288,10 +288,14 @@ class StoryReplay:
             stored[mid] = text
         for lid, direction in session.judge.items():
             lesson = self.story.by_id[lid]
+            carriers = [mid for mid, (text, _) in before.items() if lesson.found_in(text)]
             judged.append({
                 "story": self.story.id, "session": index, "lesson": lid,
-                "direction": direction,
-                "before": _best(lesson.found_in, before), "after": _best(lesson.found_in, after),
+                "direction": direction, "memories": len(carriers),
+                "before": max((before[m][1] for m in carriers), default=None),
+                # the same memories afterwards; one that is gone counts as confidence 0
+                "after": max((after[m][1] if m in after else 0.0 for m in carriers),
+                             default=None),
             })
 
     def _epoch(self, payload: dict[str, Any], writer: SessionWriter) -> Epoch:
@@ -350,13 +354,6 @@ class StoryReplay:
         target = self.proj / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content)
-
-
-def _best(carries: Callable[[str], bool], memories: dict[str, tuple[str, float]]
-          ) -> float | None:
-    """The highest confidence among memories that carry a lesson (None: none does)."""
-    values = [conf for text, conf in memories.values() if carries(text)]
-    return max(values) if values else None
 
 
 def hook_context(event: str, stdout: str) -> str:

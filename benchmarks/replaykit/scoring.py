@@ -9,8 +9,10 @@ Figures (each per story and overall; overall figures pool the stories' items):
 
 - ``capture_precision``: stored items that carry some lesson / all stored items;
 - ``capture_recall``: lessons carried by some stored item / all lessons;
-- ``learning``: annotated outcome events whose lesson's confidence moved the right way / all
-  (an event whose lesson no stored memory carries counts as wrong);
+- ``learning``: annotated outcome events where the memories that carried the lesson when the
+  session started moved the right way (their best confidence, both read as of the same instant)
+  / all events; an event whose lesson no memory carried by then counts as wrong (memories made
+  during the session are not learning);
 - ``delivery_recall``: per probe, the share of its needed lessons present in what the model
   sees (SessionStart context + MEMORY.md as loaded + that prompt's context), averaged;
 - ``stale_shown``: (probe, stale lesson) pairs where the stale lesson is presented as current
@@ -217,12 +219,11 @@ def learning(story: Story, judged: list[dict[str, Any]]) -> tuple[int, int]:
     right = 0
     for j in judged:
         before, after, d = j["before"], j["after"], j["direction"]
-        if after is None:
+        if before is None or after is None:
             continue
-        base = before if before is not None else after
         eps = 1e-4
-        ok = {"up": after > base + eps, "down": after < base - eps,
-              "not_down": after >= base - eps, "not_up": after <= base + eps}[d]
+        ok = {"up": after > before + eps, "down": after < before - eps,
+              "not_down": after >= before - eps, "not_up": after <= before + eps}[d]
         right += ok
     return right, len(judged)
 
