@@ -78,6 +78,7 @@ if TYPE_CHECKING:
 
     from kenning.automemory.bridge import Target
     from kenning.automemory.options import AutoMemoryOptions
+    from kenning.lifecycle import SessionReport
 
 Mode = Literal["hybrid", "keyword", "vector"]
 Progress = Callable[[int, int], None]
@@ -709,6 +710,34 @@ class Kenning:
         if not text:
             return ""
         return "Kenning memory briefing (details: kenning MCP tools `get`, `why`):\n" + text
+
+    def start_session(self, project_root: Path | None = None,
+                      options: AutoMemoryOptions | None = None, *, briefing_k: int = 5,
+                      max_chars: int = 2400, log_as: str = "session start") -> SessionReport:
+        """Everything a session start does (``kenning.lifecycle.start``): ingest the journal,
+        judge abandoned sessions, import changed auto-memory files of ``project_root``, bring
+        the prompt index up to date; the report carries the briefing."""
+        from kenning import lifecycle
+
+        return lifecycle.start(self, project_root, self._auto_options(options),
+                               briefing_k=briefing_k, max_chars=max_chars, log_as=log_as)
+
+    def compact_session(self, session_id: str, note: str | None = None) -> Memory:
+        """Before a conversation is compacted: ingest the journal and save a checkpoint."""
+        from kenning import lifecycle
+
+        return lifecycle.compact(self, session_id, note)
+
+    def end_session(self, session_id: str, *, transcript: Path | None = None,
+                    project_root: Path | None = None, options: AutoMemoryOptions | None = None,
+                    log_as: str = "session end") -> SessionReport:
+        """Everything a session end does (``kenning.lifecycle.end``): ingest, learn, extract
+        from ``transcript``, consolidate, sync auto memory, rebuild the prompt index. A failing
+        step is logged and reported; the later steps still run."""
+        from kenning import lifecycle
+
+        return lifecycle.end(self, session_id, transcript, project_root,
+                             self._auto_options(options), log_as=log_as)
 
     def checkpoint(self, session_id: str, note: str | None = None) -> Memory:
         """Save where a session stands (before compaction): prompts, files edited, commands and

@@ -36,19 +36,17 @@ def _auto_options(settings: Settings) -> Any:
 
 def start(payload: dict[str, object], settings: Settings, project: str, location: str,
           now_ms: int) -> str:
-    """Ingest what earlier hooks journalled, import changed auto-memory files, and brief."""
+    """Run the session start (``Kenning.start_session``) and answer with its briefing."""
     from pathlib import Path
 
     root = _root(payload)
     k = _open(location, project, model=True)
     try:
-        _step("ingest", k.ingest_journal, "SessionStart")
-        _step("learn", k.learn_from_abandoned_sessions, "SessionStart")
-        options = _auto_options(settings)
-        if root and options.enabled:
-            _step("auto_import", lambda: k.auto_import(Path(root), options), "SessionStart")
-        _step("prompt index", lambda: k.build_prompt_index(force=False), "SessionStart")
-        text = k.briefing(int(settings["briefing_k"]), int(settings["max_chars"]))  # type: ignore[call-overload]
+        report = k.start_session(
+            Path(root) if root else None, _auto_options(settings),
+            briefing_k=int(settings["briefing_k"]),  # type: ignore[call-overload]
+            max_chars=int(settings["max_chars"]),  # type: ignore[call-overload]
+            log_as="hook SessionStart")
     finally:
         k.close()
     journal.append(locate.journal_dir(location), [{
@@ -56,10 +54,10 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
         "project": project, "at_ms": now_ms, "kind": "start",
         "data": {"source": str(payload.get("source") or "")},
     }])
-    if not text:
+    if not report.briefing:
         return ""
     return fastjson.dumps({"hookSpecificOutput": {
-        "hookEventName": "SessionStart", "additionalContext": text,
+        "hookEventName": "SessionStart", "additionalContext": report.briefing,
     }})
 
 
@@ -85,16 +83,14 @@ def pre_compact(payload: dict[str, object], settings: Settings, project: str, lo
         }])
         raise
     try:
-        k.ingest_journal()
-        k.checkpoint(session_id, note)
+        k.compact_session(session_id, note)
     finally:
         k.close()
 
 
 def end(payload: dict[str, object], settings: Settings, project: str, location: str,
         now_ms: int) -> None:
-    """Consolidate the session: ingest, judge its trajectories, mine it for memories, rebuild
-    the graph, then sync and curate Claude Code's auto memory."""
+    """Journal the end, then run the session end (``Kenning.end_session``)."""
     from pathlib import Path
 
     session_id = str(payload.get("session_id") or "")
@@ -103,29 +99,12 @@ def end(payload: dict[str, object], settings: Settings, project: str, location: 
         "id": journal.new_event_id(now_ms), "session_id": session_id, "project": project,
         "at_ms": now_ms, "kind": "end", "data": {"reason": str(payload.get("reason") or "")},
     }])
+    transcript = payload.get("transcript_path")
     k = _open(location, project, model=True)
     try:
-        _step("ingest", k.ingest_journal)
-        _step("learn", lambda: k.learn_from_session(session_id))
-        transcript = payload.get("transcript_path")
-        if isinstance(transcript, str) and os.path.isfile(transcript):
-            _step("extract", lambda: k.extract(transcript=Path(transcript),
-                                               repo=Path(root) if root else None, apply=True))
-        _step("consolidate", k.consolidate)
-        options = _auto_options(settings)
-        if root and options.enabled:  # imports what changed, writes files, curates MEMORY.md
-            _step("auto_sync", lambda: k.auto_sync(Path(root), options))
-        _step("prompt index", k.build_prompt_index)  # last: after every write of this session
+        k.end_session(session_id,
+                      transcript=Path(transcript) if isinstance(transcript, str) else None,
+                      project_root=Path(root) if root else None,
+                      options=_auto_options(settings), log_as="hook SessionEnd")
     finally:
         k.close()
-
-
-def _step(name: str, work: Any, event: str = "SessionEnd") -> Any:
-    """Run one step of a session hook; a failure is logged and the later steps still run."""
-    try:
-        return work()
-    except Exception as exc:
-        from kenning.errorlog import log_error
-
-        log_error(f"hook {event}: {name}", exc)
-        return None
