@@ -121,7 +121,7 @@ def recall(
     with open_kenning(db) as k:
         hits = k.recall(
             query, k=k_, types=type_, topic=topic, since=since, until=until, scope=scope,
-            agent=agent, explain=explain, mode=mode, context=context,  # type: ignore[arg-type]
+            agent=agent, explain=explain, mode=mode, context=context,
         )
         if json_:
             emit({"query": query, "count": len(hits), "hits": [h.to_dict() for h in hits]})

@@ -65,7 +65,7 @@ def open_kenning(db: str | Path | None) -> Iterator[Any]:
 
 
 def progress_printer() -> Any:
-    """A rich progress bar on stderr for re-indexing (M38); silent when stderr is not a TTY."""
+    """A rich progress bar on stderr for re-indexing; silent when stderr is not a TTY."""
     state: dict[str, Any] = {}
 
     def update(done: int, total: int) -> None:

@@ -92,16 +92,17 @@ def _coerce(section: str, key: str, value: object, where: str) -> object:
             return value.lower() in ("1", "true", "yes", "on")
     elif isinstance(default, int):
         try:
-            if not isinstance(value, bool) and int(value) == float(value):  # type: ignore[arg-type]
-                out = int(value)  # type: ignore[arg-type]
+            if (isinstance(value, int | float | str) and not isinstance(value, bool)
+                    and int(value) == float(value)):
+                out = int(value)
                 if out >= 0:
                     return out
         except (TypeError, ValueError):
             pass
     elif isinstance(default, float):
         try:
-            if not isinstance(value, bool):
-                out_f = float(value)  # type: ignore[arg-type]
+            if isinstance(value, int | float | str) and not isinstance(value, bool):
+                out_f = float(value)
                 if 0.0 <= out_f <= 1.0:
                     return out_f
         except (TypeError, ValueError):
@@ -172,10 +173,13 @@ def load(project_root: str | None = None, environ: dict[str, str] | None = None)
 def auto_memory_options(section: dict[str, object]) -> object:
     """``[auto_memory]`` values as ``AutoMemoryOptions`` (topic mappings add to the defaults)."""
     from dataclasses import fields
+    from typing import Any, cast  # already loaded by kenning.automemory.options
 
     from kenning.automemory.options import DEFAULT_TOPIC_MAPPING, AutoMemoryOptions
 
     names = {f.name for f in fields(AutoMemoryOptions)}
-    kw = {k: v for k, v in section.items() if k in names}
-    kw["topic_mapping"] = {**DEFAULT_TOPIC_MAPPING, **dict(section.get("topic_mapping") or {})}
+    # load() has coerced every value to its default's type, so each fits its field.
+    kw: dict[str, Any] = {k: v for k, v in section.items() if k in names}
+    mapping = cast("dict[str, str]", section.get("topic_mapping") or {})
+    kw["topic_mapping"] = {**DEFAULT_TOPIC_MAPPING, **dict(mapping)}
     return AutoMemoryOptions(**kw)

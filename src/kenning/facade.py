@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import builtins
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from kenning import learning
 from kenning import validation as v
@@ -134,6 +135,7 @@ class Kenning:
     # -- lifecycle -----------------------------------------------------------------------------
 
     def close(self) -> None:
+        """Finish background work and close the store (also on leaving a ``with`` block)."""
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None
@@ -329,9 +331,9 @@ class Kenning:
             elif key == "outcome":
                 changes["outcome"] = None if value is None else v.outcome(value)
             elif key == "outcome_reason":
-                red = redact(v.source(value) or "") if value is not None else None
-                redactions += red.count if red else 0
-                changes["outcome_reason"] = red.text if red else None
+                reason = redact(v.source(value) or "") if value is not None else None
+                redactions += reason.count if reason else 0
+                changes["outcome_reason"] = reason.text if reason else None
             else:
                 raise ValidationError(f"cannot update {key!r}")
         if not changes:
@@ -464,7 +466,7 @@ class Kenning:
         mode: Mode = "hybrid",
         track: bool = True,
         context: str | None = None,
-    ) -> list[Hit]:
+    ) -> builtins.list[Hit]:
         """Hybrid recall: keyword (BM25) and vector candidates fused by relative score, then
         weighed by confidence, recency, outcome and (once consolidated) PageRank. ``context``
         names a memory whose graph neighbours are boosted (contextual search); ``mode`` picks
@@ -517,7 +519,7 @@ class Kenning:
             self.store.record_access([h.memory.id for h in hits], now)
         return hits
 
-    # -- learning and sessions (ADR-049, ADR-050) ----------------------------------------------
+    # -- learning and sessions: live confidence, feedback, session trajectories ----------------
 
     def _live(self, m: Memory, now: int | None = None) -> Memory:
         """``m`` with its confidence as of now: stored values decay from their last touch."""
@@ -536,7 +538,7 @@ class Kenning:
                                      self.clock())
         return self.get(memory.id)
 
-    def confidence_history(self, memory_id: str, limit: int = 200) -> list[dict[str, Any]]:
+    def confidence_history(self, memory_id: str, limit: int = 200) -> builtins.list[dict[str, Any]]:
         """How a memory's confidence changed and why, oldest first (``at`` is ISO time)."""
         memory = self.get(memory_id)
         return [{"at": iso(at), "at_ms": at, "confidence": round(c, 4), "reason": r}
@@ -548,7 +550,9 @@ class Kenning:
 
         return journal_dir(self.store.location)
 
-    def record_events(self, events: Sequence[SessionEvent | Mapping[str, Any]]) -> list[str]:
+    def record_events(
+        self, events: Sequence[SessionEvent | Mapping[str, Any]]
+    ) -> builtins.list[str]:
         """Store session events; injections among the new ones count as accesses of the
         injected memories (+0.03 confidence each). Returns the ids that were new."""
         parsed = [e if isinstance(e, SessionEvent) else SessionEvent(
@@ -594,13 +598,13 @@ class Kenning:
                 new = set(self.record_events([e for e in events if e["kind"] != "remember"]))
                 counts["new"] += len(new)
                 for e in events:  # a subagent's final report is a finding of that agent
-                    data = e.get("data") or {}
+                    data = cast("dict[str, Any]", e.get("data") or {})  # the hooks write dicts
                     if e["kind"] == "subagent" and e["id"] in new and data.get("report"):
                         self.record_subagent_stop({**data, "last_assistant_message":
                                                    data["report"]})
                         counts["findings"] += 1
                 for e in pending:
-                    fields = dict(e.get("data") or {})
+                    fields = dict(cast("dict[str, Any]", e.get("data") or {}))
                     text = fields.pop("text", None)
                     if isinstance(text, str) and text.strip():
                         self.remember(text, **fields)
@@ -645,7 +649,7 @@ class Kenning:
         return {"session_id": session_id, "trajectories": len(trajs), "judged": judged,
                 "adjusted": applied}
 
-    def learn_from_abandoned_sessions(self, idle_ms: int = 3_600_000) -> list[str]:
+    def learn_from_abandoned_sessions(self, idle_ms: int = 3_600_000) -> builtins.list[str]:
         """Judge sessions that injected memories but never reached SessionEnd (a crash, a
         killed terminal) once they have been idle for ``idle_ms``. Returns their ids."""
         now = self.clock()
@@ -660,7 +664,7 @@ class Kenning:
                 done.append(sid)
         return done
 
-    def injections(self, limit: int = 50) -> list[dict[str, Any]]:
+    def injections(self, limit: int = 50) -> builtins.list[dict[str, Any]]:
         """What the prompt hook put in front of the model recently, and why, newest first."""
         events = self.store.session_events(kinds=["injected"], project=self.project,
                                            limit=v.positive_int(limit, "limit", 10_000),
@@ -847,7 +851,7 @@ class Kenning:
             extra=v.metadata(dict(metadata) if metadata else None),
         ))
 
-    def links(self, memory_id: str) -> list[Link]:
+    def links(self, memory_id: str) -> builtins.list[Link]:
         """Links into and out of a memory, oldest first."""
         return self.store.links_of(self.get(memory_id).id)
 
@@ -858,7 +862,7 @@ class Kenning:
     # -- graph: traversal ----------------------------------------------------------------------
 
     def _cached(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
-        """Traversal results, dropped whenever a memory or link changes (MAMA §10 cache)."""
+        """Traversal results, cached and dropped whenever a memory or link changes."""
         mark = (self.store.get_meta("link_generation"), self.store.watermark())
         if mark != self._traversal_mark:
             self._traversals.clear()
@@ -869,7 +873,7 @@ class Kenning:
             self._traversals[key] = compute()
         return self._traversals[key]
 
-    def why(self, topic: str) -> list[ChainEntry]:
+    def why(self, topic: str) -> builtins.list[ChainEntry]:
         """"Why did we decide X?": the evolution chain of a topic (or of a memory's topic when
         given an id), newest first, with outcomes and implementations."""
         key = v.topic(topic)
@@ -885,7 +889,7 @@ class Kenning:
         return self.why(memory.topic) if memory.topic else []
 
     def impact(self, memory_id: str, *, window: object = "7d", depth: int = 5
-               ) -> list[tuple[Memory, Reached]]:
+               ) -> builtins.list[tuple[Memory, Reached]]:
         """"What happened after X?": later memories reached through implementation, evolution
         and temporal links (temporal ones only within ``window`` of X)."""
         start = self.get(memory_id)
@@ -896,7 +900,7 @@ class Kenning:
             self.store, start.id, now_ms=now, window_ms=span, max_depth=depth))
 
     def related(self, memory_id: str, *, depth: int = 2, min_confidence: float = 0.3
-                ) -> list[tuple[Memory, Reached]]:
+                ) -> builtins.list[tuple[Memory, Reached]]:
         """Memories within ``depth`` links of this one, most confidently connected first."""
         start = self.get(memory_id)
         v.positive_int(depth, "depth", MAX_DEPTH)
@@ -988,7 +992,7 @@ class Kenning:
             "graph_computed_at": iso(int(computed)) if computed else None,
         }
 
-    def top(self, k: int = 10) -> list[tuple[Memory, float, int]]:
+    def top(self, k: int = 10) -> builtins.list[tuple[Memory, float, int]]:
         """The most central memories by stored PageRank: (memory, normalised rank, community)."""
         v.positive_int(k, "k", 1000)
         ranked = sorted(self.store.graph_scores().items(), key=lambda kv: (-kv[1][0], kv[0]))
@@ -1004,7 +1008,7 @@ class Kenning:
                 break
         return out[:k]
 
-    def communities(self, *, limit: int = 20, sample: int = 3) -> list[dict[str, Any]]:
+    def communities(self, *, limit: int = 20, sample: int = 3) -> builtins.list[dict[str, Any]]:
         """Communities found by label propagation, largest first, with their central members."""
         scores = self.store.graph_scores()
         groups: dict[int, list[tuple[str, float]]] = {}
@@ -1028,7 +1032,7 @@ class Kenning:
         return out
 
     def health(self) -> dict[str, Any]:
-        """Graph health (MAMA §9): components, isolated memories, orphaned relationship words,
+        """Graph health: components, isolated memories, orphaned relationship words,
         link storage share and recommendations (merge synonyms, archive orphans)."""
         from kenning.graph.health import graph_health
         from kenning.graph.structure import build as build_graph
@@ -1056,9 +1060,9 @@ class Kenning:
         ]
         return out
 
-    def links_by_relationship(self, relationship: str) -> list[Link]:
-        """Links said with these words or any synonym of them, in any language (MAMA §9
-        fuzzy query expansion): "motivated by" also finds "inspired_by" and "영감을_받은"."""
+    def links_by_relationship(self, relationship: str) -> builtins.list[Link]:
+        """Links said with these words or any synonym of them, in any language (fuzzy query
+        expansion): "motivated by" also finds "inspired_by" and "영감을_받은"."""
         words = self.relations.expand_query(relationship, self._known_relationships())
         return self.store.links_with_relationships(sorted(words))
 
@@ -1186,7 +1190,7 @@ class Kenning:
         return self.store.update_link(current.id, confidence=max(0.0, current.confidence - step),
                                       metadata=meta)
 
-    def links_with_word(self, relationship: str) -> list[Link]:
+    def links_with_word(self, relationship: str) -> builtins.list[Link]:
         """Links said with exactly these relationship words (no synonym expansion), oldest
         first: what a health recommendation about one word is about."""
         word = normalise_word(relationship) if isinstance(relationship, str) else ""
@@ -1194,7 +1198,7 @@ class Kenning:
             raise ValidationError("relationship is empty")
         return self.store.links_with_relationships([word])
 
-    def topics(self, limit: int = 500) -> list[dict[str, Any]]:
+    def topics(self, limit: int = 500) -> builtins.list[dict[str, Any]]:
         """Topics of this project's memories, most used first, with how many are decisions."""
         v.positive_int(limit, "limit", 100_000)
         counts: dict[str, list[int]] = {}
@@ -1207,7 +1211,7 @@ class Kenning:
         ordered = sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
         return [{"topic": t, "memories": c, "decisions": d} for t, (c, d) in ordered]
 
-    # -- Claude Code auto memory (ADR-048) and agent memory scopes (ADR-049) -------------------
+    # -- Claude Code auto memory bridge and agent memory scopes --------------------------------
 
     def _memory_target(self, project_root: Path | None, scope: str | None) -> Target:
         from kenning.automemory import paths as amp
@@ -1281,7 +1285,7 @@ class Kenning:
 
         return preview(self, self._memory_target(project_root, scope), self._auto_options(options))
 
-    def agent_scopes(self, project_root: Path | None = None) -> list[dict[str, Any]]:
+    def agent_scopes(self, project_root: Path | None = None) -> builtins.list[dict[str, Any]]:
         """Agent memory scopes known from the store, from disk and from agent definitions."""
         from pathlib import Path
 
@@ -1297,12 +1301,13 @@ class Kenning:
 
         return transfer(self, from_scope, to_scope, min_confidence)
 
-    # -- agents: findings, session insights, scoping, extraction (issue 5) -----------------------
+    # -- agents: findings, session insights, scoping, extraction -------------------------------
 
     def _similar(self, text: str, threshold: float, *, spec: str | None = None,
                  limit: int = 5) -> tuple[Memory, float] | None:
         """The stored memory of this project most similar to ``text`` at or above
-        ``threshold`` cosine (M10), within ``spec``'s scope; None without an embedder."""
+        ``threshold`` cosine (a near-duplicate), within ``spec``'s scope; None without an
+        embedder."""
         from kenning.insights import in_scope
 
         if self.embedder is None:
@@ -1336,9 +1341,10 @@ class Kenning:
         metadata: Mapping[str, Any] | None = None,
         threshold: float = 0.85,
     ) -> Memory:
-        """Record what an agent found (ADR-048 §7). The same finding said in other words
-        (cosine >= ``threshold``) is merged into the stored one: one memory, every source in
-        ``metadata.sources``. Safe with many processes and machines at once (``findings.lock``)."""
+        """Record what an agent found; several agents may record at once. The same finding
+        said in other words (cosine >= ``threshold``) is merged into the stored one: one
+        memory, every source in ``metadata.sources``. Safe with many processes and machines
+        at once (``findings.lock``)."""
         from kenning import findings as fnd
 
         src = fnd.source(source)
@@ -1388,7 +1394,7 @@ class Kenning:
 
     def share(self, memory_id: str, shared: bool = True) -> Memory:
         """Make a spec-, worktree- or agent-scoped memory visible everywhere in the project
-        (M33 explicit sharing), or take that back."""
+        (explicit sharing overrides the scope), or take that back."""
         m = self.get(memory_id)
         meta = {k: val for k, val in m.metadata.items() if k != "shared"}
         if shared:
@@ -1405,8 +1411,8 @@ class Kenning:
         include_shared: bool = True,
         episodes: Sequence[str] | None = None,
         **kw: Any,
-    ) -> list[Hit]:
-        """``recall`` within a scope (M33): a spec/worktree's and project-wide memories, an
+    ) -> builtins.list[Hit]:
+        """``recall`` within a scope: a spec/worktree's and project-wide memories, an
         agent's own and un-owned ones, shared ones always; optionally only some episodes."""
         from kenning.insights import episode, episode_of, in_scope
 
@@ -1431,8 +1437,8 @@ class Kenning:
         source: str | None = None,
         shared: bool = False,
         children: bool = True,
-    ) -> list[Memory]:
-        """Store a session's insights (auto-claude §1): one session_insight memory plus a
+    ) -> builtins.list[Memory]:
+        """Store what an agent session learned: one session_insight memory plus a
         pattern, gotcha, codebase_discovery and task_outcome memory per finding, in one
         transaction. The session memory comes first in the result."""
         from kenning.insights import SessionInsight, insight_items
@@ -1447,8 +1453,8 @@ class Kenning:
         return self.remember_many(insight_items(ins, common, children=children))
 
     def session_history(self, limit: int = 5, *, spec: str | None = None,
-                        agent: str | None = None) -> list[Memory]:
-        """The latest session_insight memories, newest first (auto-claude §5 temporal mode)."""
+                        agent: str | None = None) -> builtins.list[Memory]:
+        """The latest session_insight memories, newest first (retrieval by time, not meaning)."""
         from kenning.insights import episode_of, in_scope
 
         v.positive_int(limit, "limit", 1000)
@@ -1464,16 +1470,16 @@ class Kenning:
         return out[:limit]
 
     def similar_outcomes(self, task: str, k: int = 5, *, spec: str | None = None,
-                         agent: str | None = None) -> list[Hit]:
-        """Past task outcomes, QA results and sessions most like ``task`` (auto-claude §5
-        similar-task mode): what succeeded or failed before."""
+                         agent: str | None = None) -> builtins.list[Hit]:
+        """Past task outcomes, QA results and sessions most like ``task`` (retrieval by
+        similar task): what succeeded or failed before."""
         return self.scoped_recall(
             task, k=k, spec=spec, agent=agent, types=[MemoryType.OUTCOME, MemoryType.SESSION],
             episodes=["task_outcome", "qa_result", "session_insight"], track=False)
 
     def session_context(self, task: str | None = None, *, k: int = 5, history: int = 3,
                         spec: str | None = None, agent: str | None = None) -> dict[str, Any]:
-        """What an agent should know before starting ``task`` (auto-claude §7): relevant
+        """What an agent should know before starting ``task``: relevant
         memories, gotchas, similar past outcomes and the latest sessions' insights."""
         v.positive_int(k, "k", 50)
         v.positive_int(history, "history", 50)
@@ -1496,7 +1502,7 @@ class Kenning:
         out["recent_sessions"] = self.session_history(history, spec=spec, agent=agent)
         return out
 
-    def insights(self, limit: int = 5, *, spec: str | None = None) -> list[dict[str, Any]]:
+    def insights(self, limit: int = 5, *, spec: str | None = None) -> builtins.list[dict[str, Any]]:
         """The last sessions' insights as worked / failed / gotchas / next."""
         from kenning.insights import session_view
 
@@ -1514,7 +1520,7 @@ class Kenning:
         threshold: float = 0.85,
     ) -> dict[str, Any]:
         """Mine a Claude Code transcript and git history for candidate memories by rules
-        (M36), drop near-duplicates of each other and of what is stored (cosine >=
+        (no LLM needed), drop near-duplicates of each other and of what is stored (cosine >=
         ``threshold``), optionally refine them with an LLM (opt-in, budget-capped), and with
         ``apply`` store the new ones plus a session_insight, in one transaction."""
         from pathlib import Path
@@ -1588,9 +1594,9 @@ class Kenning:
             "elapsed_ms": round((time.perf_counter() - started) * 1000, 2),
         }
 
-    def _dedupe_candidates(self, cands: list[Any], threshold: float) -> list[Any]:
+    def _dedupe_candidates(self, cands: builtins.list[Any], threshold: float) -> builtins.list[Any]:
         """Drop exact and near repeats among candidates of a kind (keep the surer one) and
-        mark those that repeat a stored memory of their type with ``duplicate_of`` (M10)."""
+        mark those that repeat a stored memory of their type with ``duplicate_of``."""
         uniq: dict[str, Any] = {}
         for c in sorted(cands, key=lambda c: -c.confidence):
             uniq.setdefault(content_hash(c.text), c)

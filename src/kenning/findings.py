@@ -1,4 +1,4 @@
-"""Multi-agent findings (ADR-048 §7, M10): agents recording at once, de-duplicated by meaning
+"""Multi-agent findings: agents recording at once, de-duplicated by meaning
 (cosine >= 0.85) and attributed to every source that found them. A lock makes "look for a
 near-duplicate, then write" atomic: the server's own lock for a shared store (machines share no
 files), else a lock file next to the store."""
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 from kenning.errors import ValidationError
 from kenning.paths import data_dir
 
-SIMILAR = 0.85  # M10: same finding at or above this cosine
+SIMILAR = 0.85  # the same finding (a near-duplicate) at or above this cosine
 MAX_SOURCES = 64
 CORROBORATION = 0.05  # confidence gained per additional independent source
 MAX_CORROBORATED = 0.95
@@ -49,7 +50,7 @@ def exclusive(path: Path) -> Iterator[None]:
     """Hold an exclusive OS lock on ``path`` (blocks until free; released on exit or crash)."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        if os.name == "nt":  # pragma: no cover - exercised on Windows only
+        if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
             import msvcrt
 
             msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
@@ -59,7 +60,7 @@ def exclusive(path: Path) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
-        if os.name == "nt":  # pragma: no cover
+        if sys.platform == "win32":  # pragma: no cover
             import msvcrt
 
             os.lseek(fd, 0, os.SEEK_SET)
@@ -72,7 +73,7 @@ def lock(store: Any) -> AbstractContextManager[None]:
     has one (PostgreSQL: an advisory lock every machine sees), else the lock file beside it."""
     store_lock = getattr(store, "exclusive", None)
     if store_lock is not None:
-        return store_lock("findings")  # type: ignore[no-any-return]
+        return store_lock("findings")
     return exclusive(lock_file(store.location))
 
 

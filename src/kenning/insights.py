@@ -1,5 +1,6 @@
-"""Session insights (auto-claude §1, M32) and their episode types, scoping (M33) and the
-retrieval modes of auto-claude §5. Pure helpers; ``Kenning`` methods call them."""
+"""Session insights (what an agent session learned) and their episode types, scoping by
+spec/worktree and agent, and the retrieval modes (by meaning, by time, by similar task).
+Pure helpers; ``Kenning`` methods call them."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 from kenning.errors import ValidationError
 from kenning.models import Memory, MemoryType
 
-# auto-claude episode types -> Kenning memory types (the episode is kept in metadata).
+# Episode types (the kinds of record a session yields) -> Kenning memory types (the episode
+# is kept in metadata).
 EPISODES: dict[str, MemoryType] = {
     "session_insight": MemoryType.SESSION,
     "codebase_discovery": MemoryType.DISCOVERY,
@@ -53,7 +55,8 @@ def _strings(value: object, name: str) -> list[str]:
 
 @dataclass
 class SessionInsight:
-    """What one session learned (auto-claude's session_insights)."""
+    """What one session learned: tasks done, files understood, patterns, gotchas, what
+    worked and failed, and recommendations for the next session."""
 
     subtasks_completed: list[str] = field(default_factory=list)
     files_understood: dict[str, str] = field(default_factory=dict)
@@ -68,8 +71,9 @@ class SessionInsight:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SessionInsight:
-        """Accepts auto-claude's shape (``discoveries`` nested, ``recommendations_for_next_
-        session``) and the flat one; anything malformed is a ValidationError."""
+        """Accepts the nested shape (``files_understood``, ``patterns_found`` and
+        ``gotchas_encountered`` under ``discoveries``; ``recommendations_for_next_session``)
+        and the flat one; anything malformed is a ValidationError."""
         if not isinstance(data, Mapping):
             raise ValidationError("insight must be an object")
         disc = data.get("discoveries") or {}
@@ -150,8 +154,9 @@ class SessionInsight:
 
 def insight_items(ins: SessionInsight, common: Mapping[str, Any], *, children: bool = True
                   ) -> list[dict[str, Any]]:
-    """``remember_many`` items: one session_insight plus focused episodes (auto-claude §6
-    structured ingestion) for patterns, gotchas, discoveries and the task outcome."""
+    """``remember_many`` items: one session_insight plus focused episodes (one memory per
+    finding, so each is found on its own) for patterns, gotchas, discoveries and the task
+    outcome."""
     meta = dict(common.get("metadata") or {})
     base = {k: v for k, v in common.items() if k != "metadata"}
     key = {"session": ins.session} if ins.session else {}
@@ -180,7 +185,7 @@ def insight_items(ins: SessionInsight, common: Mapping[str, Any], *, children: b
 
 def in_scope(m: Memory, *, spec: str | None = None, agent: str | None = None,
              include_shared: bool = True) -> bool:
-    """M33 scoping: with ``spec`` only that spec/worktree's memories and project-wide ones;
+    """Scoping: with ``spec`` only that spec/worktree's memories and project-wide ones;
     with ``agent`` only that agent's and un-owned ones; ``shared`` memories are always in."""
     if include_shared and m.metadata.get("shared") is True:
         return True
@@ -198,7 +203,9 @@ def episode_of(m: Memory) -> str | None:
 
 def session_view(m: Memory) -> dict[str, Any]:
     """A session_insight memory as worked / failed / gotchas / next (for ``kenning insights``)."""
-    ins = m.metadata.get("insight") if isinstance(m.metadata.get("insight"), dict) else {}
+    ins = m.metadata.get("insight")
+    if not isinstance(ins, dict):
+        ins = {}
     return {
         "id": m.id, "created_at": m.to_dict()["created_at"], "session": ins.get("session"),
         "task": ins.get("task"), "success": ins.get("success"),

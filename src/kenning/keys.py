@@ -25,8 +25,8 @@ def project_key(root: str | os.PathLike[str]) -> str:
     """Claude Code's project key, ``path.replace(/[^a-zA-Z0-9]/g, "-")`` as JavaScript does it:
     one '-' per UTF-16 code unit, so a character outside the BMP gives two.
 
-    Keys longer than 200 characters are cut to 200 and get ``-<base36 hash>`` appended
-    (FINDINGS §4).
+    Keys longer than 200 characters are cut to 200 and get ``-<base36 hash>`` appended, as
+    Claude Code does.
     """
     text = str(root)
     key = "".join(

@@ -1,4 +1,4 @@
-"""Confidence learning (ADR-049): use raises confidence, time lowers it, outcomes judge it.
+"""Confidence learning: use raises confidence, time lowers it, outcomes judge it.
 
 Pure functions over timestamps, so no job has to run hourly: the stored confidence is the value
 at the memory's last touch (creation, update or access), and the value now is derived from it.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -36,6 +36,9 @@ TagList = Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]],
                     Field(max_length=32)]
 IdList = Annotated[list[MemoryId], Field(max_length=20)]
 Confidence = Annotated[float, Field(ge=0.0, le=1.0)]
+# The default of the list arguments: immutable, and [] in the schema. Typed Any because the
+# annotation (which makes the schema) says list while the default is a tuple.
+NO_ITEMS: Any = ()
 Age = Annotated[str, Field(min_length=1, max_length=40,
                            description="ISO date/time or an age such as 7d, 12h.")]
 MemoryKind = Literal["decision", "checkpoint", "insight", "context", "pattern", "gotcha",
@@ -51,7 +54,7 @@ SourceName = Annotated[str, Field(min_length=1, max_length=200,
 
 
 class LinkArg(BaseModel):
-    """A free relationship to an existing memory (MAMA §7): any words, any language."""
+    """A free relationship to an existing memory: any words, any language."""
 
     model_config = ConfigDict(extra="forbid")
     to_id: MemoryId
@@ -173,14 +176,14 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
                                                  "'instead of X' infers supersedes.")] = None,
         confidence: Confidence | None = None,
         supersedes: Annotated[IdList, Field(description="Ids of decisions this replaces.")
-                              ] = (),
-        refines: Annotated[IdList, Field(description="Ids this refines.")] = (),
+                              ] = NO_ITEMS,
+        refines: Annotated[IdList, Field(description="Ids this refines.")] = NO_ITEMS,
         implements: Annotated[IdList, Field(description="Ids of decisions this checkpoint "
-                                            "implements.")] = (),
+                                            "implements.")] = NO_ITEMS,
         links: Annotated[list[LinkArg], Field(max_length=20, description="Free "
                                               "relationships: any words (depends_on, "
-                                              "inspired_by, challenges...).")] = (),
-        tags: TagList = (),
+                                              "inspired_by, challenges...).")] = NO_ITEMS,
+        tags: TagList = NO_ITEMS,
         scope: Annotated[Literal["project", "local", "user"], Field(
             description="project (shared), local (this checkout) or user (everywhere).")
                          ] = "project",
@@ -234,16 +237,16 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
         query: Annotated[str, Field(min_length=1, max_length=2000)],
         limit: Annotated[int, Field(ge=1, le=50, description="How many results.")] = 8,
         mode: Literal["hybrid", "keyword", "vector"] = "hybrid",
-        types: Annotated[list[MemoryKind | Literal["session"]], Field(max_length=10)] = (),
+        types: Annotated[list[MemoryKind | Literal["session"]], Field(max_length=10)] = NO_ITEMS,
         topic: Name | None = None,
         since: Age | None = None,
         until: Age | None = None,
-        scope: Annotated[list[Literal["project", "local", "user"]], Field(max_length=3)] = (),
+        scope: Annotated[list[Literal["project", "local", "user"]], Field(max_length=3)] = NO_ITEMS,
         agent: Annotated[Name | None, Field(description="Scope to this agent: its own and "
                                             "un-owned memories.")] = None,
         spec: Annotated[Name | None, Field(description="Scope to this spec/worktree plus "
                                            "project-wide memories.")] = None,
-        episodes: Annotated[list[EpisodeName], Field(max_length=7)] = (),
+        episodes: Annotated[list[EpisodeName], Field(max_length=7)] = NO_ITEMS,
         context_id: Annotated[MemoryId | None, Field(
             description="Boost memories connected to this one in the graph.")] = None,
         detail: Annotated[Literal["index", "full"], Field(
@@ -348,8 +351,8 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
         agent: Name | None = None,
         spec: Name | None = None,
     ) -> str:
-        """Record a codebase discovery: a file's purpose or how a part works (auto-claude
-        codebase_discovery). Near-duplicates are merged."""
+        """Record a codebase discovery: a file's purpose or how a part works (stored as a
+        codebase_discovery episode). Near-duplicates are merged."""
         def run() -> str:
             rel = inside(root, file_path)
             m = k.record_finding(
@@ -363,7 +366,7 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
     def record_gotcha(
         gotcha: Annotated[Short, Field(description="The pitfall and how to avoid it.")],
         context: Annotated[Short | None, Field(description="When it bites.")] = None,
-        files: Annotated[list[Name], Field(max_length=20)] = (),
+        files: Annotated[list[Name], Field(max_length=20)] = NO_ITEMS,
         agent: Name | None = None,
         spec: Name | None = None,
     ) -> str:
@@ -387,7 +390,7 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
         spec: Name | None = None,
         shared: bool = False,
     ) -> str:
-        """Record a finding from one of several agents (ADR-048 §7): the same finding in
+        """Record a finding from one of several agents: the same finding in
         other words (cosine >= 0.85) becomes one memory listing every source."""
         def run() -> str:
             m = k.record_finding(text, source=source, category=category, type=type,
@@ -401,19 +404,19 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
         task: Name | None = None,
         session: Name | None = None,
         success: bool | None = None,
-        subtasks_completed: Annotated[list[Short], Field(max_length=50)] = (),
+        subtasks_completed: Annotated[list[Short], Field(max_length=50)] = NO_ITEMS,
         files_understood: Annotated[dict[Name, Short] | None, Field(
             max_length=50, description="{file path: purpose}")] = None,
-        patterns_found: Annotated[list[Short], Field(max_length=50)] = (),
-        gotchas_encountered: Annotated[list[Short], Field(max_length=50)] = (),
-        what_worked: Annotated[list[Short], Field(max_length=50)] = (),
-        what_failed: Annotated[list[Short], Field(max_length=50)] = (),
+        patterns_found: Annotated[list[Short], Field(max_length=50)] = NO_ITEMS,
+        gotchas_encountered: Annotated[list[Short], Field(max_length=50)] = NO_ITEMS,
+        what_worked: Annotated[list[Short], Field(max_length=50)] = NO_ITEMS,
+        what_failed: Annotated[list[Short], Field(max_length=50)] = NO_ITEMS,
         recommendations: Annotated[list[Short], Field(
-            max_length=50, description="For the next session.")] = (),
+            max_length=50, description="For the next session.")] = NO_ITEMS,
         agent: Name | None = None,
         spec: Name | None = None,
     ) -> str:
-        """Save what this session learned (auto-claude session insight): one session memory
+        """Save what this session learned (a session insight): one session memory
         plus a pattern, gotcha, discovery and task-outcome memory per finding."""
         def run() -> str:
             files = {inside(root, p): d for p, d in (files_understood or {}).items()}
@@ -466,7 +469,7 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
     def memory_auto_sync(
         direction: Literal["to-auto", "from-auto", "bidirectional"] = "to-auto",
         minConfidence: Confidence = 0.7,
-        categories: Annotated[list[CategoryName], Field(max_length=6)] = (),
+        categories: Annotated[list[CategoryName], Field(max_length=6)] = NO_ITEMS,
     ) -> str:
         """Sync high-confidence Kenning memories to Claude Code's auto memory (MEMORY.md and
         memory files), import what is there, or both."""
@@ -490,8 +493,8 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
 
 
 def auto_sync(k: Any, root: Path, direction: str, min_confidence: float,
-              categories: list[str]) -> dict[str, Any]:
-    """ADR-048 §9 ``memory_auto_sync`` over the auto-memory bridge's facade methods."""
+              categories: Sequence[str]) -> dict[str, Any]:
+    """The ``memory_auto_sync`` tool over the auto-memory bridge's facade methods."""
     if not hasattr(k, "auto_sync"):
         raise KenningError("the auto-memory bridge is not available in this Kenning build")
     from dataclasses import replace
@@ -515,12 +518,12 @@ def auto_sync(k: Any, root: Path, direction: str, min_confidence: float,
     return out
 
 
-AUTO_RECORD_CONFIDENCE = 0.8  # ADR-048's import confidence; above the sync threshold (0.7)
+AUTO_RECORD_CONFIDENCE = 0.8  # as for imported auto memory; above the sync threshold (0.7)
 
 
 def auto_record(k: Any, root: Path, category: str, summary: str, detail: str | None,
                 confidence: float | None) -> dict[str, Any]:
-    """ADR-048 §9 ``memory_auto_record``: store the insight (merged with a near-duplicate),
+    """The ``memory_auto_record`` tool: store the insight (merged with a near-duplicate),
     then curate the auto memory so it shows when confident enough."""
     text = summary if not detail else f"{summary}\n\n{detail}"
     # Asked for explicitly: by default confident enough to be synced into the auto memory.

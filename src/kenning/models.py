@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, overload
 
 
 class MemoryType(StrEnum):
-    """What kind of thing a memory records (MAMA-ADR-001 types plus auto-claude episodes)."""
+    """What kind of thing a memory records (decisions, checkpoints and insights, plus the
+    episode kinds agent sessions produce: patterns, gotchas, outcomes, discoveries...)."""
 
     DECISION = "decision"
     CHECKPOINT = "checkpoint"
@@ -24,7 +25,7 @@ class MemoryType(StrEnum):
 
 
 class Category(StrEnum):
-    """ADR-048 categories: the sections of MEMORY.md and the topic files."""
+    """Auto memory categories: the sections of MEMORY.md and the topic files."""
 
     PROJECT_PATTERNS = "project-patterns"
     DEBUGGING = "debugging"
@@ -35,7 +36,7 @@ class Category(StrEnum):
 
 
 class OutcomeStatus(StrEnum):
-    """How a decision turned out (MAMA-ADR-001 outcomes)."""
+    """How a decision turned out."""
 
     SUCCESS = "success"
     FAILED = "failed"
@@ -51,7 +52,8 @@ class Scope(StrEnum):
 
 
 class LinkType(StrEnum):
-    """The four core link types of the storage layer (MAMA-ADR-001 §1)."""
+    """The four core link types of the storage layer; every free relationship word maps onto
+    one of them."""
 
     EVOLUTION = "evolution"
     IMPLEMENTATION = "implementation"
@@ -96,6 +98,12 @@ def ms_to_datetime(ms: int | None) -> datetime | None:
     return None if ms is None else datetime.fromtimestamp(ms / 1000, tz=UTC)
 
 
+@overload
+def iso(ms: int) -> str: ...
+@overload
+def iso(ms: None) -> None: ...
+@overload
+def iso(ms: int | None) -> str | None: ...
 def iso(ms: int | None) -> str | None:
     """Unix milliseconds to ISO 8601 with a trailing Z (the JSON form)."""
     if ms is None:
@@ -163,7 +171,8 @@ class Memory:
 
 @dataclass(frozen=True, slots=True)
 class Link:
-    """A typed, confidence-weighted edge; ``metadata`` is the expression layer (MAMA §1)."""
+    """A typed, confidence-weighted edge; ``metadata`` is the expression layer (the agent's own
+    relationship word, reason and tags, kept beside the core ``link_type``)."""
 
     id: str
     from_id: str

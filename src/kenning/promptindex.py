@@ -89,13 +89,13 @@ def build(entries: Iterable[Entry], store_version: bytes, built_at: int) -> byte
     mem_offsets = bytearray()
     mem_blob = bytearray()
     for e in entries:
-        text = F.SEP.join((e.id, e.project, e.scope, e.type, e.topic or "", e.summary,
-                         e.outcome or "")).encode("utf-8")
+        record = F.SEP.join((e.id, e.project, e.scope, e.type, e.topic or "", e.summary,
+                           e.outcome or "")).encode("utf-8")
         mem_offsets += struct.pack("<I", len(mem_blob))
         mem_blob += RECORD.pack(e.confidence, e.pagerank, e.created_at, e.updated_at,
                                 e.last_accessed_at or 0,
-                                F.SUPERSEDED if e.superseded else 0, len(text))
-        mem_blob += text
+                                F.SUPERSEDED if e.superseded else 0, len(record))
+        mem_blob += record
     table_off = HEADER.size
     post_off = table_off + slots * SLOT.size
     mem_off = post_off + len(post_blob)

@@ -34,13 +34,13 @@ class RankWeights:
     # Memories of the type a question asks for ("why ..." -> decisions) keep their score;
     # the others are scaled by 1 - intent_weight.
     intent_weight: float = 0.10
-    # Recall with a context memory: connected memories get up to 1 + context_boost (MAMA: 1.5).
+    # Recall with a context memory: connected memories get up to 1 + context_boost (1.5x).
     context_boost: float = 0.5
-    # Graph-aware ranking (ADR-049): alpha x score + (1 - alpha) x normalised PageRank.
+    # Graph-aware ranking: alpha x score + (1 - alpha) x normalised PageRank.
     graph_alpha: float = W.GRAPH_ALPHA
 
 
-# Question words that say which memory types answer them (MAMA's "why did we decide X?").
+# Question words that say which memory types answer them ("why did we decide X?" -> decisions).
 _INTENTS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"\b(why|reason|rationale|decid\w*|decision|chose|choose|pick(ed)?)\b", re.I),
      frozenset({"decision"})),
@@ -150,7 +150,7 @@ def final_scores(
 ) -> list[tuple[str, float, dict[str, float]]]:
     """Score = relevance x (1 - cw + cw x confidence) x (1 - rw + rw x recency) x intent x
     (1 + boost x connection to the context memory); with PageRank, the graph-aware score
-    alpha x that + (1 - alpha) x normalised PageRank (ADR-049); then x outcome x superseded.
+    alpha x that + (1 - alpha) x normalised PageRank; then x outcome x superseded.
 
     Multiplicative: the factors reorder relevant memories, never rescue irrelevant ones.
     """

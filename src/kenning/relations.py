@@ -1,9 +1,11 @@
 """Relationship intelligence: free-text link labels -> canonical relation -> core link type.
 
-MAMA ADR-001 §1/§7: a link keeps the agent's own word (``original``) and is stored under one
-of four core types (evolution, implementation, association, temporal). This module decides
-which, following §8/§9 ("normalisation at creation", fuzzy query expansion, clustering,
-orphan decay, canonical promotion) and §6 (optional pattern matching on reasoning text).
+A link keeps the agent's own word (``original``), in any words and any language, and is
+stored under one of four core types (evolution, implementation, association, temporal) so
+queries work on a small fixed set. This module decides which: it normalises a word when the
+link is created, expands a queried word to its synonyms, clusters relation words by meaning,
+decays rarely used words, proposes much-used ones for the table, and (optionally) infers
+relations from cue phrases in reasoning text.
 
 The hand-kept table :data:`CANONICAL` is the authority. Embeddings cannot tell opposite
 relations apart ("depends on" vs "replaces", "contradicts" vs "confirms" score alike in
@@ -133,7 +135,7 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     ),
 }
 
-#: Canonical relation -> core link type (MAMA ``relationshipToCore``, extended).
+#: Canonical relation -> the core link type it is stored under.
 CORE_TYPE: dict[str, str] = {
     "supersedes": "evolution",
     "superseded_by": "evolution",
@@ -167,10 +169,10 @@ PASSIVE: dict[str, str] = {
 INVERSE: dict[str, str] = {**PASSIVE, **{v: k for k, v in PASSIVE.items()}}
 
 DEFAULT_THRESHOLD = 0.8  # resolve(): min cosine to file an unknown word under a known one
-SYNONYM_THRESHOLD = 0.75  # MAMA §8 findSynonyms
-EXPAND_THRESHOLD = 0.8  # MAMA §9 Defense 2
-NEW_CONFIDENCE = 0.5  # MAMA §9 Defense 1: a brand-new relationship
-ARCHIVE_BELOW = 0.2  # MAMA §9 Defense 4: decayed confidence below this -> archive
+SYNONYM_THRESHOLD = 0.75  # synonyms(): min cosine for two words to mean the same
+EXPAND_THRESHOLD = 0.8  # expand_query(): min cosine to add a store word to a query
+NEW_CONFIDENCE = 0.5  # a brand-new relationship word starts at this confidence
+ARCHIVE_BELOW = 0.2  # orphan_decay(): decayed confidence below this -> archive the word
 
 PhraseEmbedder = Callable[[list[str]], "np.ndarray"]
 
@@ -375,7 +377,7 @@ _USE_DEFAULT: Any = object()
 
 
 class RelationshipResolver:
-    """Maps free-text relation words to canonical relations and core types (MAMA §7–§9).
+    """Maps free-text relation words to canonical relations and core types.
 
     ``embedder``: a callable ``list[str] -> (n, d)`` array of unit vectors. Left out, the
     shared USE multilingual model is used (loaded lazily); ``None`` disables embeddings
@@ -437,7 +439,7 @@ class RelationshipResolver:
         vecs = self._vectors([a, b])
         return None if vecs is None else float(vecs[0] @ vecs[1])
 
-    # ---------- normalisation at creation (Defense 1) ----------
+    # ---------- normalisation when a link is created ----------
     def resolve(
         self,
         raw: str,
@@ -495,11 +497,11 @@ class RelationshipResolver:
         i = int(sims.argmax())
         return candidates[i], float(sims[i])
 
-    # ---------- synonyms / query expansion (§8, Defense 2) ----------
+    # ---------- synonyms / query expansion ----------
     def synonyms(
         self, word: str, candidates: Iterable[str], threshold: float = SYNONYM_THRESHOLD
     ) -> list[tuple[str, float]]:
-        """Candidates that mean the same as ``word``, best first (MAMA findSynonyms).
+        """Candidates that mean the same as ``word``, best first.
 
         The table decides where it can: same canonical -> 1.0, different canonicals ->
         never a synonym (however close the vectors). Otherwise cosine >= threshold, except
@@ -535,7 +537,7 @@ class RelationshipResolver:
     def expand_query(
         self, word: str, known: Iterable[str] = (), threshold: float = EXPAND_THRESHOLD
     ) -> set[str]:
-        """Normalised words to search for when asked for ``word`` (MAMA Defense 2): the word,
+        """Normalised words to search for when asked for ``word``: the word,
         the canonical it resolves to and that canonical's table synonyms, plus the ``known``
         store words the table files there, or whose cosine to the word or to any member of
         its family is >= threshold (never across the negation/direction guards).
@@ -569,11 +571,11 @@ class RelationshipResolver:
                 out.add(nk)
         return out
 
-    # ---------- periodic clustering (Defense 3) ----------
+    # ---------- periodic clustering ----------
     def cluster(
         self, words: Iterable[str], threshold: float = DEFAULT_THRESHOLD
     ) -> list[list[str]]:
-        """Group relation words by meaning (MAMA Defense 3).
+        """Group relation words by meaning, so variants of one relationship can be merged.
 
         A word the table knows, or that resolves to a table canonical with cosine >=
         threshold, joins that canonical's cluster (so each such cluster has a canonical
@@ -635,12 +637,12 @@ class RelationshipResolver:
         return [[uniq[keys[i]] for i in g] for g in ordered]
 
 
-# ---------- usage statistics (Defenses 4 and 6) ----------
+# ---------- usage statistics: orphan decay and promotion to the table ----------
 def promotion_candidates(
     stats: Iterable[tuple[str, int, float]], min_usage: int = 10, min_conf: float = 0.75
 ) -> list[tuple[str, int, float]]:
     """Words the table lacks, used at least ``min_usage`` times with average confidence at
-    least ``min_conf`` (MAMA Defense 6): candidates for the table. Most used first."""
+    least ``min_conf``: candidates for promotion into the table. Most used first."""
     out = [
         (w, u, c)
         for w, u, c in stats
@@ -651,13 +653,13 @@ def promotion_candidates(
 
 
 def orphan_decay(usage: int, avg_confidence: float, age_days: float) -> float:
-    """Decayed confidence of a relation word (MAMA Defense 4): rarely used words (< 3 uses)
-    decay twice as fast. Archive below :data:`ARCHIVE_BELOW`."""
+    """Decayed confidence of a relation word: ``avg_confidence x exp(-0.05 x age_days)``;
+    rarely used words (< 3 uses) decay twice as fast. Archive below :data:`ARCHIVE_BELOW`."""
     penalty = 2.0 if usage < 3 else 1.0
     return avg_confidence * math.exp(-0.05 * max(age_days, 0.0) * penalty)
 
 
-# ---------- pattern matching on reasoning text (MAMA §6) ----------
+# ---------- pattern matching on reasoning text ----------
 # Each cue must stand as whole words (English) or as a verb form (Korean, where particles
 # and endings attach to the stem, so bare nouns like "개선" = "improvement" do NOT fire:
 # "개선이 필요하다" means "needs improvement"). A cue right after a negation ("not", "n't",
@@ -757,7 +759,7 @@ def _negated(text: str, start: int, end: int) -> bool:
 
 
 def infer_from_reasoning(text: str) -> list[tuple[str, float]]:
-    """Relations suggested by cue phrases in a decision's reasoning (MAMA §6, no LLM).
+    """Relations suggested by cue phrases in a decision's reasoning (rules only, no LLM).
 
     Returns ``(canonical, confidence)`` pairs, each relation once, in order of first cue in
     the text; confidence is below an explicit link (0.7, or 0.6 for weaker cues). English

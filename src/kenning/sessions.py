@@ -1,4 +1,4 @@
-"""Trajectories (ADR-049): what happened to each memory during an agent session, rebuilt from
+"""Trajectories: what happened to each memory during an agent session, rebuilt from
 the session's events. A trajectory begins when a memory is recorded or injected, steps on each
 later injection and tool outcome, and is judged when the session is consolidated. Pure."""
 

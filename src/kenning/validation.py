@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from enum import Enum
 from typing import Any
 
 from kenning.errors import ValidationError
@@ -18,7 +19,7 @@ MAX_METADATA_BYTES = 64_000
 _AGENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
-def _choice(enum: type, value: object, what: str) -> Any:
+def _choice(enum: type[Enum], value: object, what: str) -> Any:
     if isinstance(value, enum):
         return value
     if isinstance(value, str):

@@ -1,4 +1,5 @@
-"""Claude Code auto memory bridge (ADR-048) and agent memory scopes (ADR-049, ADR-048 App. A).
+"""Claude Code auto memory bridge (MEMORY.md and memory files kept in step with the store) and
+agent memory scopes.
 
 Paths resolve as the real client does, files are parsed and written in the client's own format,
 curation is a pure function, and the facade's ``auto_*`` / ``curate`` / ``transfer`` methods

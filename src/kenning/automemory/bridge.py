@@ -189,7 +189,9 @@ def _topic_items(target: Target, name: str, text: str, opts: AutoMemoryOptions, 
 
 def _client_item(target: Target, name: str, fm: Mapping[str, Any], body: str,
                  opts: AutoMemoryOptions, now: int) -> dict[str, Any] | None:
-    meta = fm.get("metadata") if isinstance(fm.get("metadata"), dict) else {}
+    meta = fm.get("metadata")
+    if not isinstance(meta, dict):
+        meta = {}
     ctype = str(meta.get("type") or fm.get("type") or "project").lower()
     mtype, cat = CLIENT_TO_KENNING.get(ctype, (MemoryType.CONTEXT, Category.PROJECT_PATTERNS))
     description = one_line(str(fm.get("description") or ""))
@@ -450,7 +452,8 @@ def plan(k: Kenning, target: Target, opts: AutoMemoryOptions, state: DirState, *
             prov = m.metadata.get("automemory")
             client_file = (isinstance(prov, dict) and prov.get("dir") == str(target.dir)
                            and prov.get("kind") == "memory-file")
-            name = prov["file"] if client_file else _file_name(m, state, taken)
+            name = prov["file"] if client_file and isinstance(prov, dict) else (
+                _file_name(m, state, taken))
             if name is None:
                 continue
             names[m.id] = name

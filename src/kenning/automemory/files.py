@@ -1,5 +1,6 @@
 """The client's memory files: one-fact files with ``name``/``description``/``metadata.type``
-frontmatter, the MEMORY.md index of one-line pointers, and ADR-048 topic files."""
+frontmatter, the MEMORY.md index of one-line pointers, and topic files (``debugging.md``,
+``patterns.md``, ...: one file per topic of the auto memory options' topic mapping)."""
 
 from __future__ import annotations
 
@@ -157,7 +158,7 @@ def render_pointer(title: str, file: str, hook: str, max_chars: int) -> str:
 
 def client_view(text: str, max_lines: int, max_bytes: int) -> str:
     """What the client loads of a MEMORY.md: at most ``max_lines`` whole lines within
-    ``max_bytes`` bytes (FINDINGS §4: 200 lines and about 25,000 bytes)."""
+    ``max_bytes`` bytes (Claude Code loads 200 lines and about 25,000 bytes)."""
     out: list[str] = []
     size = 0
     for line in text.splitlines()[:max_lines]:
@@ -188,7 +189,7 @@ class TopicEntry:
 
 
 def parse_topic(text: str) -> list[TopicEntry]:
-    """Entries of an ADR-048 topic file (``## Section`` headings, ``- `` bullets, paragraphs)."""
+    """Entries of a topic file (``## Section`` headings, ``- `` bullets, paragraphs)."""
     entries: list[TopicEntry] = []
     heading: str | None = None
     current: TopicEntry | None = None

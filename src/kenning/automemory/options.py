@@ -1,4 +1,4 @@
-"""ADR-048's auto memory options with their defaults; ``kenning.toml`` builds one of these."""
+"""The auto memory bridge's options with their defaults; ``kenning.toml`` builds one of these."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from kenning.models import Category
 SYNC_MODES = ("on-write", "on-session-end", "periodic")
 PRUNE_STRATEGIES = ("confidence-weighted", "confidence", "recency")
 
-# ADR-048 §5: topic name -> topic file. Import reads these files' entries into the category below.
+# Topic name -> topic file. Import reads these files' entries into the category below.
 DEFAULT_TOPIC_MAPPING: dict[str, str] = {
     "patterns": "patterns.md",
     "debugging": "debugging.md",
@@ -32,7 +32,7 @@ TOPIC_CATEGORY: dict[str, Category] = {
 @dataclass(frozen=True)
 class AutoMemoryOptions:
     """How the bridge imports, syncs and curates. Limits default to what Claude Code loads:
-    200 lines and 25,000 bytes of MEMORY.md (FINDINGS §4)."""
+    200 lines and 25,000 bytes of MEMORY.md."""
 
     enabled: bool = True
     sync_mode: str = "on-session-end"

@@ -1,5 +1,6 @@
-"""Where Claude Code keeps auto memory and agent memory, resolved exactly as the client does
-(FINDINGS §4): ``$CLAUDE_CONFIG_DIR`` or ``$HOME/.claude``, the git root's real path as key."""
+"""Where Claude Code keeps auto memory and agent memory, resolved exactly as the client does:
+Claude Code uses ``$CLAUDE_CONFIG_DIR`` or ``$HOME/.claude``, and the git root's real path as
+the project key."""
 
 from __future__ import annotations
 

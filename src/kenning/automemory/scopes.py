@@ -1,4 +1,4 @@
-"""Agent memory scopes (ADR-049 AgentMemoryScope, ADR-048 Appendix A): which agents have
+"""Agent memory scopes (project, local, user): which agents have
 memory where, and knowledge transfer of high-confidence memories between scopes."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""ADR-048's four auto memory commands: ``import-auto``, ``sync-auto``, ``auto-status`` and
+"""The four auto memory commands: ``import-auto``, ``sync-auto``, ``auto-status`` and
 ``curate`` (Claude Code's MEMORY.md and memory files, or an agent's with ``--scope``)."""
 
 from __future__ import annotations

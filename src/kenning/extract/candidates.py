@@ -1,4 +1,4 @@
-"""Pure rules that turn a transcript and commits into candidate memories (M36): commands that
+"""Pure rules that turn a transcript and commits into candidate memories: commands that
 failed then passed (gotcha + fix), build/test commands that worked, user corrections as
 preferences, files edited together and decisions stated in commits. No I/O, no model."""
 
@@ -360,8 +360,8 @@ def from_transcript(t: Transcript) -> list[Candidate]:
 
 
 def session_summary(t: Transcript, cands: list[Candidate]) -> dict[str, Any] | None:
-    """A session_insight (auto-claude shape) built from a transcript's candidates, so
-    ``kenning insights`` shows what a session learned with nobody writing it down."""
+    """A session_insight (the dict ``Kenning.save_insight`` takes) built from a transcript's
+    candidates, so ``kenning insights`` shows what a session learned with nobody writing it down."""
     mine = [c for c in cands if c.provenance.get("via") == "transcript"]
     if not mine:
         return None

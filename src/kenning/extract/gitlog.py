@@ -3,6 +3,7 @@ library): subjects, bodies and the files each commit touched."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -41,7 +42,7 @@ def _git(repo: Path, *args: str) -> str:
     return out.stdout
 
 
-def repo_root(path: str | Path) -> Path:
+def repo_root(path: str | os.PathLike[str]) -> Path:
     """The top of the git work tree holding ``path``; a ValidationError when there is none."""
     p = Path(path).expanduser()
     if not p.is_dir():

@@ -96,7 +96,9 @@ def refine(candidates: list[Candidate], *, budget: int = DEFAULT_BUDGET,
             out.append(c)
         elif i in keep:
             k = keep[i]
-            new_text = k.get("text") if isinstance(k.get("text"), str) else c.text
+            new_text = k.get("text")
+            if not isinstance(new_text, str):
+                new_text = c.text
             raw = k.get("confidence")
             conf = min(1.0, max(0.0, float(raw))) if isinstance(raw, int | float) else c.confidence
             out.append(replace(c, text=" ".join(new_text.split())[:400] or c.text,

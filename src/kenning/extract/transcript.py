@@ -4,6 +4,7 @@ calls with their results, and which of them failed. Bad lines are skipped, never
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,11 +126,13 @@ def parse_lines(lines: list[str], path: str = "<memory>") -> Transcript:
         if kind == "assistant":
             for block in content if isinstance(content, list) else []:
                 if isinstance(block, dict) and block.get("type") == "tool_use":
-                    args = block.get("input") if isinstance(block.get("input"), dict) else {}
-                    call = ToolCall(str(block.get("id", "")), str(block.get("name", "")),
-                                    args, n, ts)
-                    pending[call.id] = call
-                    t.events.append(call)
+                    args = block.get("input")
+                    if not isinstance(args, dict):
+                        args = {}
+                    tool_call = ToolCall(str(block.get("id", "")), str(block.get("name", "")),
+                                         args, n, ts)
+                    pending[tool_call.id] = tool_call
+                    t.events.append(tool_call)
             continue
         blocks = content if isinstance(content, list) else []
         results = [b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_result"]
@@ -149,7 +152,7 @@ def parse_lines(lines: list[str], path: str = "<memory>") -> Transcript:
     return t
 
 
-def read_transcript(path: str | Path) -> Transcript:
+def read_transcript(path: str | os.PathLike[str]) -> Transcript:
     """Read a transcript file; a missing, unreadable or oversized file is a ValidationError."""
     p = Path(path).expanduser()
     try:

@@ -1,4 +1,4 @@
-"""Link confidence decay by link type (MAMA-ADR-001 §4).
+"""Link confidence decay by link type.
 
 A link's confidence fades exponentially with age at a per-type daily rate; evolution links
 (one decision superseding another) are history and never fade. Time is always passed in.

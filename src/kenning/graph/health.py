@@ -1,6 +1,6 @@
 """Graph health: shape, connectivity and relationship-vocabulary hygiene of the link graph.
 
-Mirrors MAMA's dashboard: numbers plus plain-language recommendations (merge synonym
+Numbers plus plain-language recommendations (merge synonym
 relationship words, archive stale one-off words, connect isolated memories). Pure: counts and
 edges in, a GraphHealth out; ``now_ms`` is passed in.
 """

@@ -1,6 +1,6 @@
 """Making links when memories are written: explicit ones (supersedes, implements, free ``links[]``),
-ones inferred from reasoning text (M31) and automatic ones (the v1 rules), all as ``Link`` objects
-the store writes in the same transaction as the memories."""
+ones inferred from reasoning text and automatic ones (temporal, same-topic, semantic rules), all as
+``Link`` objects the store writes in the same transaction as the memories."""
 
 from __future__ import annotations
 
@@ -18,12 +18,12 @@ from kenning.store.base import Store
 if TYPE_CHECKING:
     import numpy as np
 
-# remember() parameters that name a relationship (MAMA §6: the tool parameter decides the type).
+# remember() parameters that name a relationship: the parameter used decides the link type.
 EXPLICIT_PARAMS = ("supersedes", "refines", "improves", "implements", "outcome_of")
 CAUSAL = frozenset({"implements", "outcome_of", "fixes", "caused_by"})
 EXPLICIT_CONFIDENCE = 0.9
-FREE_CONFIDENCE = 0.8  # MAMA §7: explicit but creative
-INFERRED_CONFIDENCE = 0.7  # MAMA §6: pattern-matched, lower than explicit
+FREE_CONFIDENCE = 0.8  # free-text links[]: explicit, but in the agent's own words
+INFERRED_CONFIDENCE = 0.7  # pattern-matched in reasoning text, lower than explicit
 INFER_MIN_SIMILARITY = 0.5  # an inferred predecessor must be about the same thing
 
 
@@ -118,9 +118,10 @@ def auto_link_batch(
     now_ms: int,
     lineage: frozenset[str] = frozenset(),
 ) -> list[Link]:
-    """The v1 rules for a batch: candidates are stored memories and earlier batch items; the
-    semantic neighbours of the whole batch come from one matrix product. ``lineage``: ids of
-    memories whose evolution links are already known (explicit or inferred)."""
+    """The automatic link rules for a batch: candidates are stored memories and earlier batch
+    items; the semantic neighbours of the whole batch come from one matrix product.
+    ``lineage``: ids of memories whose evolution links are already known (explicit or
+    inferred)."""
     if not memories:
         return []
     earliest = min(m.created_at for m in memories)
@@ -175,9 +176,10 @@ def inferred_evolution(
     now_ms: int,
     embed: Callable[[list[str]], np.ndarray | None] | None = None,
 ) -> list[Link]:
-    """M31: a decision whose text or reasoning says "instead of", "replaces", "improves"... and
-    names no target is linked to the earlier decision on its topic it is most similar to (the
-    one it most likely replaces), at lower confidence; not at all when none is similar enough.
+    """Inferred evolution: a decision whose text or reasoning says "instead of", "replaces",
+    "improves"... and names no target is linked to the earlier decision on its topic it is
+    most similar to (the one it most likely replaces), at lower confidence; not at all when
+    none is similar enough.
     The reasoning usually names what is replaced, so its embedding counts as much as the text's.
     """
     out: list[Link] = []

@@ -1,5 +1,6 @@
-"""Automatic link rules (MAMA-ADR-001 §1 v1 rules, §2 type-aware similarity): pure functions from
-a new memory and its candidates to proposed links. Nothing here reads a store or a clock."""
+"""Automatic link rules (temporal, same-topic decisions, semantic similarity weighted by the two
+memories' types): pure functions from a new memory and its candidates to proposed links.
+Nothing here reads a store or a clock."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from kenning.models import LinkType
 MINUTE_MS = 60_000
 DAY_MS = 86_400_000
 
-# MAMA §2: how much a similarity between two types is worth (older type -> newer type).
+# Type-aware similarity: how much a similarity between two types is worth (older type ->
+# newer type); pairs not listed count 1.0.
 TYPE_BOOST: dict[tuple[str, str], float] = {
     ("decision", "checkpoint"): 1.2,
     ("decision", "decision"): 1.0,
@@ -35,7 +37,7 @@ class LinkRules:
     # reachable through it, and parallel threads on one topic add far fewer wrong links).
     same_topic_top_k: int = 1
     # A same-topic decision is only linked when it is about the same thing: parallel stories on
-    # one topic otherwise join (MAMA's rule has no such gate; None turns it off).
+    # one topic otherwise join (None turns the gate off: every recent decision qualifies).
     same_topic_min_similarity: float | None = 0.5
     semantic_threshold: float = 0.85
     semantic_top_k: int = 5

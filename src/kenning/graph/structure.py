@@ -1,4 +1,4 @@
-"""The whole graph as arrays, and the ranking structure computed on it (ADR-049 MemoryGraph).
+"""The whole graph as arrays, and the ranking structure (PageRank, communities) computed on it.
 
 Pure: store rows and a clock in, arrays and scores out.
 """
@@ -14,7 +14,7 @@ from kenning.graph.communities import label_propagation
 from kenning.graph.decay import decayed_many
 from kenning.graph.pagerank import normalise, pagerank
 
-# ADR-049 edge kinds, each produced by something real, and the core type each maps onto.
+# Edge kinds of the memory graph, each produced by something real, with what produces it.
 EDGE_KINDS = {
     "reference": "explicit links between memories (supersedes, depends_on, any words)",
     "similar": "semantic similarity >= threshold (automatic)",
@@ -41,7 +41,7 @@ class GraphArrays:
 
 
 def build(
-    nodes: Sequence[tuple[str, ...]],
+    nodes: Sequence[tuple[str, str, str | None, int, float]],
     links: Sequence[tuple[str, str, str, float, int, str, str]],
     now_ms: int,
 ) -> GraphArrays:

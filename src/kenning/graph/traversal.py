@@ -1,4 +1,4 @@
-"""Graph traversal over a store (MAMA-ADR-001 §3, §10): evolution chains, impact, neighbourhoods.
+"""Graph traversal over a store: evolution chains, impact, neighbourhoods.
 
 Every level of a breadth-first search is one batched query (no N+1); depth is capped; path
 confidence is the product of the links' decayed confidences.

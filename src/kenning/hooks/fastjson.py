@@ -19,7 +19,8 @@ class _Context:
         return float(name.replace("Infinity", "inf"))
 
 
-_scan = _json.make_scanner(_Context())
+# typeshed types the context as a make_scanner; the C scanner only reads these attributes.
+_scan = _json.make_scanner(_Context())  # type: ignore[arg-type]
 _SPACE = " \t\n\r"
 
 

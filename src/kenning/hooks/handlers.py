@@ -38,7 +38,9 @@ def _event(payload: dict[str, object], project: str, now_ms: int, kind: str,
 
 def handle(event: str, payload: dict[str, object], settings: Settings, now_ms: int) -> str:
     """Run the handler for ``event``; returns what to print on stdout (often nothing)."""
-    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
+    cwd = payload.get("cwd")
+    if not isinstance(cwd, str):
+        cwd = None
     location = store_location(settings)
     if event in ("PostToolUse", "PostToolUseFailure"):
         # The per-tool path leaves the project to ingestion (cwd is journalled): no git walk.
@@ -144,17 +146,19 @@ def record_tool(payload: dict[str, object], cwd: str | None, location: str, now_
     tool = payload.get("tool_name")
     if not isinstance(tool, str):
         return
-    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_input, dict):
+        tool_input = {}
     response = payload.get("tool_response")
     data: dict[str, object] = {"tool": tool[:80], "ok": not failed}
     if isinstance(payload.get("tool_use_id"), str):
         data["tool_use_id"] = payload["tool_use_id"]
     if tool in _EDIT_TOOLS:
-        path = tool_input.get("file_path") or tool_input.get("notebook_path")  # type: ignore[union-attr]
+        path = tool_input.get("file_path") or tool_input.get("notebook_path")
         if isinstance(path, str):
             data["file"] = path[:400]
     elif tool == "Bash":
-        command = tool_input.get("command")  # type: ignore[union-attr]
+        command = tool_input.get("command")
         if isinstance(command, str):
             data["cmd"] = " ".join(_command_head(command))
         if isinstance(response, dict) and response.get("interrupted"):

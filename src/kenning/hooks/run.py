@@ -34,7 +34,7 @@ _BUDGET_KEYS = {
 def _arm(budget_ms: int, event: str) -> None:
     """Exit 0 silently when the budget runs out: Claude Code carries on without us."""
     try:
-        import _signal
+        import _signal  # type: ignore[import-not-found]  # typeshed has no stub for _signal
     except ImportError:  # pragma: no cover - no SIGALRM (Windows): rely on Claude's timeout
         return
 

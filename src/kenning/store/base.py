@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -74,26 +75,28 @@ class Store(Protocol):
         newest_first: bool = True,
     ) -> list[Memory]: ...
 
-    def scan(self, after: str | None, limit: int) -> list[Memory]:
+    def scan(self, after: str | None, limit: int) -> builtins.list[Memory]:
         """Every memory in id order, ``limit`` at a time after the id ``after`` (keyset paging:
         each page costs the same however deep, unlike an OFFSET)."""
         ...
 
     def count(self, filters: Filters) -> int: ...
 
-    def keyword_search(self, query: str, filters: Filters, limit: int) -> list[tuple[str, float]]:
+    def keyword_search(
+        self, query: str, filters: Filters, limit: int
+    ) -> builtins.list[tuple[str, float]]:
         """Ids and keyword scores (higher is better), best first."""
         ...
 
     def vector_search(
         self, vector: np.ndarray, embedder_id: str, filters: Filters, limit: int
-    ) -> list[tuple[str, float]]:
+    ) -> builtins.list[tuple[str, float]]:
         """Ids and cosine similarities for vectors of ``embedder_id`` only, best first."""
         ...
 
     def vector_search_many(
         self, vectors: np.ndarray, embedder_id: str, filters: Filters, limit: int
-    ) -> list[list[tuple[str, float]]]:
+    ) -> builtins.list[builtins.list[tuple[str, float]]]:
         """``vector_search`` for a batch of query vectors (one pass over the index)."""
         ...
 
@@ -115,22 +118,24 @@ class Store(Protocol):
         Returns the new confidences."""
         ...
 
-    def confidence_history(self, memory_id: str, limit: int = 200) -> list[tuple[int, float, str]]:
+    def confidence_history(
+        self, memory_id: str, limit: int = 200
+    ) -> builtins.list[tuple[int, float, str]]:
         """``(at_ms, confidence, reason)`` of a memory's logged confidence changes, oldest first."""
         ...
 
-    def add_session_events(self, events: Sequence[SessionEvent]) -> list[str]:
+    def add_session_events(self, events: Sequence[SessionEvent]) -> builtins.list[str]:
         """Store hook session events; ids already stored are ignored. Returns the new ids."""
         ...
 
     def session_events(
         self, *, session_id: str | None = None, kinds: Sequence[str] | None = None,
         project: str | None = None, limit: int = 1000, newest_first: bool = False,
-    ) -> list[SessionEvent]:
+    ) -> builtins.list[SessionEvent]:
         """Session events matching every given filter, by time (oldest first by default)."""
         ...
 
-    def missing_vectors(self, embedder_id: str, limit: int) -> list[tuple[str, str]]:
+    def missing_vectors(self, embedder_id: str, limit: int) -> builtins.list[tuple[str, str]]:
         """(id, text to embed) for memories without a vector from ``embedder_id``."""
         ...
 
@@ -150,31 +155,31 @@ class Store(Protocol):
         """Store a link; an existing link with the same ends, type and relationship is returned."""
         ...
 
-    def add_links(self, links: Sequence[Link]) -> list[Link]:
+    def add_links(self, links: Sequence[Link]) -> builtins.list[Link]:
         """Store many links in one transaction (existing ones are kept and returned)."""
         ...
 
-    def links_of(self, memory_id: str) -> list[Link]:
+    def links_of(self, memory_id: str) -> builtins.list[Link]:
         """Links into and out of a memory."""
         ...
 
     def links_for(
         self, ids: Sequence[str], *, link_types: Sequence[LinkType] | None = None,
         direction: str = "both",
-    ) -> list[Link]:
+    ) -> builtins.list[Link]:
         """Links touching any of ``ids`` (``out``: from them, ``in``: to them), in one batch."""
         ...
 
-    def link_rows(self) -> list[tuple[str, str, str, float, int, str, str]]:
+    def link_rows(self) -> builtins.list[tuple[str, str, str, float, int, str, str]]:
         """Every link as (from, to, core type, confidence, created_at, relationship, created_by),
         light enough to build the whole graph from."""
         ...
 
-    def link_ids_for_pruning(self) -> list[tuple[str, str, float, int, str]]:
+    def link_ids_for_pruning(self) -> builtins.list[tuple[str, str, float, int, str]]:
         """(id, core type, confidence, created_at, created_by) of automatic, decaying links."""
         ...
 
-    def node_rows(self, filters: Filters) -> list[tuple[str, str, str | None, int, float]]:
+    def node_rows(self, filters: Filters) -> builtins.list[tuple[str, str, str | None, int, float]]:
         """(id, type, topic, created_at, confidence) of the memories passing ``filters``."""
         ...
 
@@ -193,10 +198,11 @@ class Store(Protocol):
 
     def link_summary(self, filters: Filters) -> dict[str, dict[str, int]]:
         """Counts of the links leaving memories that pass ``filters``: ``by_core_type``,
-        ``by_kind`` (ADR-049 edge kinds) and ``by_creator``."""
+        ``by_kind`` (the edge kinds of ``kenning.graph.structure.EDGE_KINDS``) and
+        ``by_creator``."""
         ...
 
-    def links_with_relationships(self, words: Sequence[str]) -> list[Link]:
+    def links_with_relationships(self, words: Sequence[str]) -> builtins.list[Link]:
         """Links whose relationship word is one of ``words``."""
         ...
 
@@ -204,7 +210,7 @@ class Store(Protocol):
         """The canonical relation recorded when ``word`` was first linked, if any."""
         ...
 
-    def relationship_stats(self) -> list[tuple[str, int, float, int, str]]:
+    def relationship_stats(self) -> builtins.list[tuple[str, int, float, int, str]]:
         """(relationship, usage count, average confidence, last used ms, core type), most used
         first."""
         ...
@@ -220,11 +226,11 @@ class Store(Protocol):
         """Normalised PageRank and community per memory id (all when ``ids`` is None)."""
         ...
 
-    def co_access_pairs(self, min_count: int) -> list[tuple[str, str, int, int]]:
+    def co_access_pairs(self, min_count: int) -> builtins.list[tuple[str, str, int, int]]:
         """(a, b, times recalled together, last time) for pairs seen at least ``min_count``."""
         ...
 
-    def co_access_rows(self, ids: Sequence[str]) -> list[tuple[str, str, int, int]]:
+    def co_access_rows(self, ids: Sequence[str]) -> builtins.list[tuple[str, str, int, int]]:
         """Every co-access counter (a, b, count, last time) whose ``a`` (the smaller id) is one
         of ``ids``, in (a, b) order: each pair once when paging over all ids (for migrate)."""
         ...
@@ -235,7 +241,7 @@ class Store(Protocol):
         skipped; returns how many were stored."""
         ...
 
-    def confidence_log_rows(self, ids: Sequence[str]) -> list[tuple[str, int, float, str]]:
+    def confidence_log_rows(self, ids: Sequence[str]) -> builtins.list[tuple[str, int, float, str]]:
         """(memory id, at_ms, confidence, reason) of every logged confidence change of ``ids``,
         by memory id and then in logged order (for migrate)."""
         ...

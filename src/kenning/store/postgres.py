@@ -7,6 +7,7 @@ workspace as well as project. Every contract method is one transaction, retried 
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import re
@@ -14,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from kenning.errors import NotFoundError, StoreError, ValidationError
 from kenning.hooks.locate import mark_written, version_file
@@ -206,7 +207,8 @@ MIGRATIONS: list[str] = [
 ]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
-# ADR-049's confidence rule (kenning.learning) as SQL over the row's own timestamps, evaluated
+# The confidence rule of kenning.learning (+0.03 per access up to 1.0, -0.005 per hour
+# without access down to 0.1) as SQL over the row's own timestamps, evaluated
 # under the row lock of the UPDATE: concurrent processes never lose an access or a feedback.
 _ANCHOR_SQL = "GREATEST(created_at, updated_at, coalesce(last_accessed_at, 0))"
 _DECAYED_SQL = (
@@ -416,8 +418,10 @@ class PostgresStore:
         already dropped: searches by other users of a busy table would slow down meanwhile.
         Yields whether the indexes were set aside."""
         with self._pool.connection() as conn:
-            small = conn.execute("SELECT count(*) < 1000 FROM (SELECT 1 FROM memory_vectors "
-                                 "LIMIT 1000) s").fetchone()[0]
+            # An aggregate always returns its one row.
+            small = cast("tuple[Any, ...]", conn.execute(
+                "SELECT count(*) < 1000 FROM (SELECT 1 FROM memory_vectors LIMIT 1000) s"
+            ).fetchone())[0]
             names = [r[0] for r in conn.execute(
                 "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
                 "JOIN pg_am a ON a.oid = c.relam WHERE a.amname = 'hnsw' AND "
@@ -454,8 +458,8 @@ class PostgresStore:
                 conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (_MIGRATION_LOCK, dim))
                 # pgvector builds fast only while the graph fits in maintenance_work_mem (about
                 # 2 KiB per 384-d vector); past that it falls back to a much slower build.
-                rows = conn.execute("SELECT count(*) FROM memory_vectors WHERE dim = %s",
-                                    (dim,)).fetchone()[0]
+                rows = cast("tuple[Any, ...]", conn.execute(  # an aggregate: always one row
+                    "SELECT count(*) FROM memory_vectors WHERE dim = %s", (dim,)).fetchone())[0]
                 mem_mb = min(4096, max(256, rows * (dim * 4 + 512) * 3 // 2 // 1_048_576))
                 conn.execute(f"SET LOCAL maintenance_work_mem = '{mem_mb}MB'")
                 conn.execute(
@@ -786,7 +790,7 @@ class PostgresStore:
             params += [limit, offset]
         return [_memory_row(r) for r in self._rows(sql, params)]
 
-    def scan(self, after: str | None, limit: int) -> list[Memory]:
+    def scan(self, after: str | None, limit: int) -> builtins.list[Memory]:
         return [_memory_row(r) for r in self._rows(
             f"SELECT {_M_COLUMNS} FROM memories m WHERE m.id > %s AND {self._mine} "
             "ORDER BY m.id LIMIT %s", [after or "", limit])]
@@ -796,7 +800,9 @@ class PostgresStore:
         return int(self._rows(
             f"SELECT count(*) FROM memories m WHERE {self._mine}{where}", params)[0][0])
 
-    def keyword_search(self, query: str, filters: Filters, limit: int) -> list[tuple[str, float]]:
+    def keyword_search(
+        self, query: str, filters: Filters, limit: int
+    ) -> builtins.list[tuple[str, float]]:
         where, params = _where(filters)
         words, chosen = self._keyword_plan(keyword_terms(query), where, params)
         if not words:
@@ -829,12 +835,12 @@ class PostgresStore:
 
     def vector_search(
         self, vector: np.ndarray, embedder_id: str, filters: Filters, limit: int
-    ) -> list[tuple[str, float]]:
+    ) -> builtins.list[tuple[str, float]]:
         return self.vector_search_many(vector.reshape(1, -1), embedder_id, filters, limit)[0]
 
     def vector_search_many(
         self, vectors: np.ndarray, embedder_id: str, filters: Filters, limit: int
-    ) -> list[list[tuple[str, float]]]:
+    ) -> builtins.list[builtins.list[tuple[str, float]]]:
         import numpy as np
 
         dim = int(vectors.shape[1])
@@ -933,7 +939,9 @@ class PostgresStore:
             (at_ms, reason, list(ids)),
         )
 
-    def confidence_history(self, memory_id: str, limit: int = 200) -> list[tuple[int, float, str]]:
+    def confidence_history(
+        self, memory_id: str, limit: int = 200
+    ) -> builtins.list[tuple[int, float, str]]:
         rows = self._rows(
             "SELECT c.at_ms, c.confidence, c.reason FROM confidence_log c JOIN memories m ON "
             f"m.id = c.memory_id WHERE c.memory_id = %s AND {self._mine} "
@@ -942,7 +950,7 @@ class PostgresStore:
         )
         return [(int(a), float(c), r) for a, c, r in reversed(rows)]
 
-    def add_session_events(self, events: Sequence[SessionEvent]) -> list[str]:
+    def add_session_events(self, events: Sequence[SessionEvent]) -> builtins.list[str]:
         from psycopg.types.json import Jsonb
 
         if not events:
@@ -970,7 +978,7 @@ class PostgresStore:
     def session_events(
         self, *, session_id: str | None = None, kinds: Sequence[str] | None = None,
         project: str | None = None, limit: int = 1000, newest_first: bool = False,
-    ) -> list[SessionEvent]:
+    ) -> builtins.list[SessionEvent]:
         clauses = ["organisation = %s", "workspace = %s"]
         params: list[Any] = [self.organisation, self.workspace]
         if session_id is not None:
@@ -990,7 +998,7 @@ class PostgresStore:
         )
         return [SessionEvent(r[0], r[1], r[2], int(r[3]), r[4], dict(r[5])) for r in rows]
 
-    def missing_vectors(self, embedder_id: str, limit: int) -> list[tuple[str, str]]:
+    def missing_vectors(self, embedder_id: str, limit: int) -> builtins.list[tuple[str, str]]:
         rows = self._rows(
             f"SELECT m.id, m.topic, m.summary, m.content FROM memories m WHERE {self._mine} AND "
             "NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND "
@@ -1079,7 +1087,7 @@ class PostgresStore:
                 rows,
             )
 
-    def add_links(self, links: Sequence[Link]) -> list[Link]:
+    def add_links(self, links: Sequence[Link]) -> builtins.list[Link]:
         if not links:
             return []
 
@@ -1103,13 +1111,13 @@ class PostgresStore:
             raise ValidationError("a memory cannot link to itself")
         return self.add_links([link])[0]
 
-    def links_of(self, memory_id: str) -> list[Link]:
+    def links_of(self, memory_id: str) -> builtins.list[Link]:
         return self.links_for([memory_id])
 
     def links_for(
         self, ids: Sequence[str], *, link_types: Sequence[LinkType] | None = None,
         direction: str = "both",
-    ) -> list[Link]:
+    ) -> builtins.list[Link]:
         ids = list(dict.fromkeys(ids))
         if not ids:
             return []
@@ -1127,23 +1135,23 @@ class PostgresStore:
         )
         return [_link_row(r) for r in rows]
 
-    def link_rows(self) -> list[tuple[str, str, str, float, int, str, str]]:
-        return self._rows(  # type: ignore[return-value]
+    def link_rows(self) -> builtins.list[tuple[str, str, str, float, int, str, str]]:
+        return self._rows(
             "SELECT l.from_id, l.to_id, l.link_type, l.confidence, l.created_at, l.relationship, "
             f"l.created_by FROM memory_links l JOIN memories m ON m.id = l.from_id "
             f"WHERE {self._mine}"
         )
 
-    def link_ids_for_pruning(self) -> list[tuple[str, str, float, int, str]]:
-        return self._rows(  # type: ignore[return-value]
+    def link_ids_for_pruning(self) -> builtins.list[tuple[str, str, float, int, str]]:
+        return self._rows(
             "SELECT l.id, l.link_type, l.confidence, l.created_at, l.created_by FROM memory_links "
             f"l JOIN memories m ON m.id = l.from_id WHERE {self._mine} AND "
             "l.created_by = 'system' AND l.link_type <> 'evolution'"
         )
 
-    def node_rows(self, filters: Filters) -> list[tuple[str, str, str | None, int, float]]:
+    def node_rows(self, filters: Filters) -> builtins.list[tuple[str, str, str | None, int, float]]:
         where, params = _where(filters)
-        return self._rows(  # type: ignore[return-value]
+        return self._rows(
             f"SELECT m.id, m.type, m.topic, m.created_at, m.confidence FROM memories m "
             f"WHERE {self._mine}{where} ORDER BY m.seq",
             params,
@@ -1222,7 +1230,7 @@ class PostgresStore:
                 out[key][value] = out[key].get(value, 0) + int(n)
         return out
 
-    def links_with_relationships(self, words: Sequence[str]) -> list[Link]:
+    def links_with_relationships(self, words: Sequence[str]) -> builtins.list[Link]:
         if not words:
             return []
         rows = self._rows(
@@ -1241,7 +1249,7 @@ class PostgresStore:
         )
         return str(rows[0][0]) if rows else None
 
-    def relationship_stats(self) -> list[tuple[str, int, float, int, str]]:
+    def relationship_stats(self) -> builtins.list[tuple[str, int, float, int, str]]:
         rows = self._rows(
             "SELECT l.relationship, count(*), avg(l.confidence), max(l.created_at), "
             "max(l.link_type) FROM memory_links l JOIN memories m ON m.id = l.from_id "
@@ -1276,7 +1284,7 @@ class PostgresStore:
             rows = self._rows(sql + " AND g.memory_id = ANY(%s)", (list(ids),))
         return {r[0]: (float(r[1]), int(r[2])) for r in rows}
 
-    def co_access_pairs(self, min_count: int) -> list[tuple[str, str, int, int]]:
+    def co_access_pairs(self, min_count: int) -> builtins.list[tuple[str, str, int, int]]:
         rows = self._rows(
             "SELECT c.a, c.b, c.count, c.last_at FROM co_access c JOIN memories m ON m.id = c.a "
             f"WHERE c.count >= %s AND {self._mine} ORDER BY c.count DESC, c.a, c.b",
@@ -1284,7 +1292,7 @@ class PostgresStore:
         )
         return [(r[0], r[1], int(r[2]), int(r[3])) for r in rows]
 
-    def co_access_rows(self, ids: Sequence[str]) -> list[tuple[str, str, int, int]]:
+    def co_access_rows(self, ids: Sequence[str]) -> builtins.list[tuple[str, str, int, int]]:
         if not ids:
             return []
         rows = self._rows(
@@ -1314,7 +1322,7 @@ class PostgresStore:
 
         return self._run(work)
 
-    def confidence_log_rows(self, ids: Sequence[str]) -> list[tuple[str, int, float, str]]:
+    def confidence_log_rows(self, ids: Sequence[str]) -> builtins.list[tuple[str, int, float, str]]:
         if not ids:
             return []
         rows = self._rows(
@@ -1364,7 +1372,7 @@ class PostgresStore:
 
     def meta_items(self) -> dict[str, str]:
         """This organisation's and workspace's meta (for ``kenning migrate``)."""
-        return dict(self._rows(  # type: ignore[arg-type]
+        return dict(self._rows(
             "SELECT key, value FROM meta WHERE organisation = %s AND workspace = %s",
             (self.organisation, self.workspace)))
 

@@ -5,6 +5,7 @@ numpy is imported only when vectors are involved, so keyword-only processes (hoo
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import re
@@ -209,7 +210,7 @@ MIGRATIONS.append(
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
-# ADR-049's confidence rule (kenning.learning) as SQL over the row's own timestamps: decay
+# The confidence rule of kenning.learning as SQL over the row's own timestamps: decay
 # since the last touch (never below the floor), then the access boost or the feedback delta.
 _ANCHOR_SQL = "max(created_at, updated_at, coalesce(last_accessed_at, 0))"
 _DECAYED_SQL = (
@@ -589,7 +590,7 @@ class SQLiteStore:
             params += [limit, offset]
         return [_row_to_memory(r, is_new=False) for r in self._conn.execute(sql, params)]
 
-    def scan(self, after: str | None, limit: int) -> list[Memory]:
+    def scan(self, after: str | None, limit: int) -> builtins.list[Memory]:
         rows = self._conn.execute(
             f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE id > ? ORDER BY id LIMIT ?",
             (after or "", limit),
@@ -601,7 +602,9 @@ class SQLiteStore:
         row = self._conn.execute(f"SELECT count(*) FROM memories{where}", params).fetchone()
         return int(row[0])
 
-    def keyword_search(self, query: str, filters: Filters, limit: int) -> list[tuple[str, float]]:
+    def keyword_search(
+        self, query: str, filters: Filters, limit: int
+    ) -> builtins.list[tuple[str, float]]:
         conn = self._read()
         terms = self._selective_terms(conn, keyword_terms(query))
         if not terms:
@@ -634,7 +637,9 @@ class SQLiteStore:
         ).fetchall()
         return [(r[0], -float(r[1])) for r in rows]
 
-    def _selective_terms(self, conn: sqlite3.Connection, terms: list[str]) -> list[str]:
+    def _selective_terms(
+        self, conn: sqlite3.Connection, terms: builtins.list[str]
+    ) -> builtins.list[str]:
         """In large stores, drop terms found in over 5 % of memories when rarer ones exist.
 
         Their BM25 weight is small, but scoring the tens of thousands of rows they match is
@@ -701,14 +706,14 @@ class SQLiteStore:
 
     def vector_search(
         self, vector: np.ndarray, embedder_id: str, filters: Filters, limit: int
-    ) -> list[tuple[str, float]]:
+    ) -> builtins.list[tuple[str, float]]:
         with self._lock:
             cache = self._cache(embedder_id)
             return cache.search(vector, filters, limit)
 
     def vector_search_many(
         self, vectors: np.ndarray, embedder_id: str, filters: Filters, limit: int
-    ) -> list[list[tuple[str, float]]]:
+    ) -> builtins.list[builtins.list[tuple[str, float]]]:
         with self._lock:
             return self._cache(embedder_id).search_many(vectors, filters, limit)
 
@@ -765,7 +770,9 @@ class SQLiteStore:
             [(at_ms, reason, i) for i in ids],
         )
 
-    def confidence_history(self, memory_id: str, limit: int = 200) -> list[tuple[int, float, str]]:
+    def confidence_history(
+        self, memory_id: str, limit: int = 200
+    ) -> builtins.list[tuple[int, float, str]]:
         rows = self._read().execute(
             "SELECT at_ms, confidence, reason FROM confidence_log WHERE memory_id = ? "
             "ORDER BY seq DESC LIMIT ?",
@@ -773,7 +780,7 @@ class SQLiteStore:
         ).fetchall()
         return [(int(a), float(c), r) for a, c, r in reversed(rows)]
 
-    def add_session_events(self, events: Sequence[SessionEvent]) -> list[str]:
+    def add_session_events(self, events: Sequence[SessionEvent]) -> builtins.list[str]:
         new: list[str] = []
         with self._write() as c:
             for e in events:
@@ -790,7 +797,7 @@ class SQLiteStore:
     def session_events(
         self, *, session_id: str | None = None, kinds: Sequence[str] | None = None,
         project: str | None = None, limit: int = 1000, newest_first: bool = False,
-    ) -> list[SessionEvent]:
+    ) -> builtins.list[SessionEvent]:
         clauses, params = [], []
         if session_id is not None:
             clauses.append("session_id = ?")
@@ -810,7 +817,7 @@ class SQLiteStore:
         ).fetchall()
         return [SessionEvent(r[0], r[1], r[2], int(r[3]), r[4], json.loads(r[5])) for r in rows]
 
-    def missing_vectors(self, embedder_id: str, limit: int) -> list[tuple[str, str]]:
+    def missing_vectors(self, embedder_id: str, limit: int) -> builtins.list[tuple[str, str]]:
         rows = self._conn.execute(
             "SELECT m.id, m.topic, m.summary, m.content FROM memories m WHERE NOT EXISTS "
             "(SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.embedder = ?) "
@@ -892,7 +899,7 @@ class SQLiteStore:
             ],
         )
 
-    def add_links(self, links: Sequence[Link]) -> list[Link]:
+    def add_links(self, links: Sequence[Link]) -> builtins.list[Link]:
         if not links:
             return []
         with self._write() as c:
@@ -913,13 +920,13 @@ class SQLiteStore:
             raise ValidationError("a memory cannot link to itself")
         return self.add_links([link])[0]
 
-    def links_of(self, memory_id: str) -> list[Link]:
+    def links_of(self, memory_id: str) -> builtins.list[Link]:
         return self.links_for([memory_id])
 
     def links_for(
         self, ids: Sequence[str], *, link_types: Sequence[LinkType] | None = None,
         direction: str = "both",
-    ) -> list[Link]:
+    ) -> builtins.list[Link]:
         ids = list(dict.fromkeys(ids))
         types_sql = ""
         type_params: list[str] = []
@@ -940,19 +947,19 @@ class SQLiteStore:
                     found[row[0]] = _row_to_link(row)
         return sorted(found.values(), key=lambda ln: (ln.created_at, ln.id))
 
-    def link_rows(self) -> list[tuple[str, str, str, float, int, str, str]]:
+    def link_rows(self) -> builtins.list[tuple[str, str, str, float, int, str, str]]:
         return self._conn.execute(
             "SELECT from_id, to_id, link_type, confidence, created_at, relationship, created_by "
             "FROM memory_links"
         ).fetchall()
 
-    def link_ids_for_pruning(self) -> list[tuple[str, str, float, int, str]]:
+    def link_ids_for_pruning(self) -> builtins.list[tuple[str, str, float, int, str]]:
         return self._conn.execute(
             "SELECT id, link_type, confidence, created_at, created_by FROM memory_links "
             "WHERE created_by = 'system' AND link_type <> 'evolution'"
         ).fetchall()
 
-    def node_rows(self, filters: Filters) -> list[tuple[str, str, str | None, int, float]]:
+    def node_rows(self, filters: Filters) -> builtins.list[tuple[str, str, str | None, int, float]]:
         where, params = _where(filters)
         return self._conn.execute(
             f"SELECT id, type, topic, created_at, confidence FROM memories{where} ORDER BY seq",
@@ -1021,7 +1028,7 @@ class SQLiteStore:
                 out[key][value] = out[key].get(value, 0) + n
         return out
 
-    def links_with_relationships(self, words: Sequence[str]) -> list[Link]:
+    def links_with_relationships(self, words: Sequence[str]) -> builtins.list[Link]:
         if not words:
             return []
         rows = self._conn.execute(
@@ -1040,7 +1047,7 @@ class SQLiteStore:
         ).fetchone()
         return None if row is None else str(row[0])
 
-    def relationship_stats(self) -> list[tuple[str, int, float, int, str]]:
+    def relationship_stats(self) -> builtins.list[tuple[str, int, float, int, str]]:
         return self._conn.execute(
             "SELECT relationship, count(*), avg(confidence), max(created_at), max(link_type) "
             "FROM memory_links GROUP BY relationship ORDER BY count(*) DESC, relationship"
@@ -1072,13 +1079,13 @@ class SQLiteStore:
                 ).fetchall()
         return {r[0]: (float(r[1]), int(r[2])) for r in rows}
 
-    def co_access_pairs(self, min_count: int) -> list[tuple[str, str, int, int]]:
+    def co_access_pairs(self, min_count: int) -> builtins.list[tuple[str, str, int, int]]:
         return self._conn.execute(
             "SELECT a, b, count, last_at FROM co_access WHERE count >= ? ORDER BY count DESC",
             (min_count,),
         ).fetchall()
 
-    def co_access_rows(self, ids: Sequence[str]) -> list[tuple[str, str, int, int]]:
+    def co_access_rows(self, ids: Sequence[str]) -> builtins.list[tuple[str, str, int, int]]:
         ids = sorted(set(ids))
         out: list[tuple[str, str, int, int]] = []
         for start in range(0, len(ids), 500):
@@ -1103,7 +1110,7 @@ class SQLiteStore:
             )
         return len(kept)
 
-    def confidence_log_rows(self, ids: Sequence[str]) -> list[tuple[str, int, float, str]]:
+    def confidence_log_rows(self, ids: Sequence[str]) -> builtins.list[tuple[str, int, float, str]]:
         ids = sorted(set(ids))
         out: list[tuple[str, int, float, str]] = []
         for start in range(0, len(ids), 500):
