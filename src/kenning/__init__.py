@@ -6,6 +6,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kenning.errors import KenningError, NotFoundError, StoreError, ValidationError
     from kenning.facade import Kenning
+    from kenning.lifecycle import SessionReport
     from kenning.models import (
         Category,
         CreatedBy,
@@ -28,6 +29,7 @@ _LAZY = {
     "NotFoundError": "kenning.errors",
     "StoreError": "kenning.errors",
     "ValidationError": "kenning.errors",
+    "SessionReport": "kenning.lifecycle",
     **{
         name: "kenning.models"
         for name in ("Category", "CreatedBy", "Hit", "Link", "LinkType", "Memory", "MemoryType",
@@ -48,6 +50,7 @@ __all__ = [
     "NotFoundError",
     "OutcomeStatus",
     "Scope",
+    "SessionReport",
     "StoreError",
     "ValidationError",
     "__version__",
