@@ -8,13 +8,23 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from kenning import validation as v
 from kenning.errors import ValidationError
+from kenning.insights import episode, episode_of, in_scope
+from kenning.models import Filters, Hit, Memory, MemoryType
 from kenning.paths import data_dir
+from kenning.redact import redact
+from kenning.text import embedding_text, make_summary
+
+if TYPE_CHECKING:
+    from kenning.embed import Embedder
+    from kenning.store.base import Store
 
 SIMILAR = 0.85  # the same finding (a near-duplicate) at or above this cosine
 MAX_SOURCES = 64
@@ -90,3 +100,158 @@ def corroborated(current: float, incoming: float, new_source: bool) -> float:
     source saying it again changes nothing but can still raise it to what it reported."""
     base = max(current, incoming)
     return max(base, min(MAX_CORROBORATED, base + CORROBORATION)) if new_source else base
+
+
+_source = source  # ``FindingsService.record`` takes a ``source`` argument that hides the check
+
+
+class FindingsService:
+    """What agents report and how they see each other's work: findings merged by meaning,
+    a subagent's final report as a finding, sharing a scoped memory, and recall within a
+    scope (spec/worktree, agent, episode).
+
+    Built per call by ``Kenning`` from exactly what it uses: the store, the project, the
+    clock, the embedder (or None), the content limit, and the facade's own operations it
+    leans on (keeping the vector index current, remember, update, get, recall)."""
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        project: str,
+        clock: Callable[[], int],
+        embedder: Embedder | None,
+        max_content_chars: int,
+        ensure_index: Callable[[], None],
+        remember: Callable[..., Memory],
+        update: Callable[..., Memory],
+        get: Callable[[str], Memory],
+        recall: Callable[..., list[Hit]],
+    ) -> None:
+        self.store = store
+        self.project = project
+        self.clock = clock
+        self.embedder = embedder
+        self.max_content_chars = max_content_chars
+        self._ensure_index = ensure_index
+        self._remember = remember
+        self._update = update
+        self._get = get
+        self._recall = recall
+
+    def similar(self, text: str, threshold: float, *, spec: str | None = None,
+                limit: int = 5) -> tuple[Memory, float] | None:
+        """The stored memory of this project most similar to ``text`` at or above
+        ``threshold`` cosine (a near-duplicate), within ``spec``'s scope; None without an
+        embedder."""
+        if self.embedder is None:
+            return None
+        self._ensure_index()
+        red = redact(text).text
+        qvec = self.embedder.embed([embedding_text(None, make_summary(red), red)])[0]
+        hits = self.store.vector_search(qvec, self.embedder.id, Filters(project=self.project),
+                                        limit)
+        found = self.store.get_many([mid for mid, score in hits if score >= threshold])
+        for mid, score in hits:
+            m = found.get(mid)
+            if m is not None and in_scope(m, spec=spec, include_shared=False):
+                return m, score
+        return None
+
+    def record(
+        self,
+        text: str,
+        *,
+        source: str,
+        type: MemoryType | str = MemoryType.INSIGHT,
+        category: str | None = None,
+        topic: str | None = None,
+        summary: str | None = None,
+        confidence: float | None = None,
+        tags: Iterable[str] | str = (),
+        agent: str | None = None,
+        spec: str | None = None,
+        shared: bool = False,
+        metadata: Mapping[str, Any] | None = None,
+        threshold: float = SIMILAR,
+    ) -> Memory:
+        """Record a finding, or merge it into the stored near-duplicate (one memory, every
+        source listed, confidence corroborated), under the findings lock so that looking
+        for the duplicate and writing happen as one step."""
+        src = _source(source)
+        body = v.content(text, self.max_content_chars)
+        threshold = v.confidence(threshold)
+        conf = None if confidence is None else v.confidence(confidence)
+        meta = v.metadata(dict(metadata) if metadata else None)
+        if spec is not None:
+            meta["spec"] = v.topic(spec)
+        if shared:
+            meta["shared"] = True
+        fields = dict(type=type, category=category, topic=topic, summary=summary,
+                      confidence=conf, tags=tags, agent=agent, source=src)
+        with lock(self.store):
+            match = self.similar(body, threshold, spec=meta.get("spec"))
+            if match is None:
+                stored = self._remember(body, **fields, metadata={**meta, "sources": [src]})
+                if stored.is_new:
+                    return stored
+                match = (stored, 1.0)
+            m, sim = match
+            known = m.metadata.get("sources")
+            known = known if isinstance(known, list) else ([m.source] if m.source else [])
+            merged = {**m.metadata, "sources": merged_sources(known, src),
+                      "findings": int(m.metadata.get("findings", 1) or 1) + 1,
+                      "last_similarity": round(float(sim), 4)}
+            new_conf = corroborated(m.confidence, conf or 0.0, src not in known)
+            return replace(self._update(m.id, metadata=merged, confidence=new_conf),
+                           is_new=False)
+
+    def subagent_stop(self, payload: Mapping[str, Any], *, swarm: str | None = None
+                      ) -> Memory | None:
+        """A SubagentStop payload's final report recorded as a finding of its agent; None
+        when there is no named agent or the report is too short to be one."""
+        if not isinstance(payload, Mapping):
+            raise ValidationError("payload must be an object")
+        agent_type = payload.get("agent_type")
+        text = payload.get("last_assistant_message")
+        if not isinstance(agent_type, str) or not agent_type.strip():
+            return None
+        if not isinstance(text, str) or len(text.strip()) < 20:
+            return None
+        name = agent_type.strip().replace(" ", "-")
+        src = f"swarm:{swarm}:{name}" if swarm else f"agent:{name}"
+        return self.record(text, source=src, agent=name,
+                           metadata={"agent_id": str(payload.get("agent_id") or "")})
+
+    def share(self, memory_id: str, shared: bool = True) -> Memory:
+        """Set or clear a memory's ``shared`` mark, which puts it in every scope."""
+        m = self._get(memory_id)
+        meta = {k: val for k, val in m.metadata.items() if k != "shared"}
+        if shared:
+            meta["shared"] = True
+        return self._update(m.id, metadata=meta)
+
+    def scoped_recall(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        spec: str | None = None,
+        agent: str | None = None,
+        include_shared: bool = True,
+        episodes: Sequence[str] | None = None,
+        **kw: Any,
+    ) -> list[Hit]:
+        """Recall a wider pool untracked, keep the hits in scope (and of the wanted
+        episodes), and count an access only for the ``k`` that are returned."""
+        wanted = {episode(e) for e in episodes} if episodes else None
+        v.positive_int(k, "k", 1000)
+        filtering = spec is not None or agent is not None or wanted is not None
+        track = kw.pop("track", True)
+        hits = self._recall(query, k=min(1000, 5 * k) if filtering else k, track=False, **kw)
+        out = [h for h in hits
+               if in_scope(h.memory, spec=spec, agent=agent, include_shared=include_shared)
+               and (wanted is None or episode_of(h.memory) in wanted)][:k]
+        if track and out:
+            self.store.record_access([h.memory.id for h in out], self.clock())
+        return out

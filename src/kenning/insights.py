@@ -1,15 +1,16 @@
 """Session insights (what an agent session learned) and their episode types, scoping by
 spec/worktree and agent, and the retrieval modes (by meaning, by time, by similar task).
-Pure helpers; ``Kenning`` methods call them."""
+Pure helpers, and ``InsightService``, which ``Kenning``'s insight methods delegate to."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from kenning import validation as v
 from kenning.errors import ValidationError
-from kenning.models import Memory, MemoryType
+from kenning.models import Hit, Memory, MemoryType
 
 # Episode types (the kinds of record a session yields) -> Kenning memory types (the episode
 # is kept in metadata).
@@ -219,3 +220,94 @@ def session_view(m: Memory) -> dict[str, Any]:
 
 def scoped(memories: Iterable[Memory], **kw: Any) -> list[Memory]:
     return [m for m in memories if in_scope(m, **kw)]
+
+
+class InsightService:
+    """Saving what a session learned and reading it back: by time (the latest sessions), by
+    similar task (past outcomes) and as a briefing before a task.
+
+    Built per call by ``Kenning`` from the facade operations it uses: ``remember_many`` to
+    store, ``list_memories`` to page through memories, and ``scoped_recall`` for recall
+    within a spec/agent scope."""
+
+    def __init__(
+        self,
+        *,
+        remember_many: Callable[[Iterable[Mapping[str, Any]]], list[Memory]],
+        list_memories: Callable[..., list[Memory]],
+        scoped_recall: Callable[..., list[Hit]],
+    ) -> None:
+        self._remember_many = remember_many
+        self._list = list_memories
+        self._scoped_recall = scoped_recall
+
+    def save(
+        self,
+        insight: Mapping[str, Any],
+        *,
+        spec: str | None = None,
+        agent: str | None = None,
+        source: str | None = None,
+        shared: bool = False,
+        children: bool = True,
+    ) -> list[Memory]:
+        """Validate the insight and store it with its per-finding episodes in one batch;
+        the session memory comes first."""
+        ins = SessionInsight.from_dict(insight)
+        meta: dict[str, Any] = {}
+        if spec is not None:
+            meta["spec"] = v.topic(spec)
+        if shared:
+            meta["shared"] = True
+        common = {"agent": agent, "source": source or "session", "metadata": meta}
+        return self._remember_many(insight_items(ins, common, children=children))
+
+    def history(self, limit: int = 5, *, spec: str | None = None,
+                agent: str | None = None) -> list[Memory]:
+        """The latest session_insight memories in scope, newest first, paging through the
+        session memories 200 at a time until there are enough."""
+        v.positive_int(limit, "limit", 1000)
+        out: list[Memory] = []
+        offset = 0
+        while len(out) < limit:
+            page = self._list(types=MemoryType.SESSION, limit=200, offset=offset)
+            out += [m for m in page if episode_of(m) == "session_insight"
+                    and in_scope(m, spec=spec, agent=agent)]
+            if len(page) < 200:
+                break
+            offset += 200
+        return out[:limit]
+
+    def similar_outcomes(self, task: str, k: int = 5, *, spec: str | None = None,
+                         agent: str | None = None) -> list[Hit]:
+        """Outcome, QA and session episodes most like ``task``, without counting an access."""
+        return self._scoped_recall(
+            task, k=k, spec=spec, agent=agent, types=[MemoryType.OUTCOME, MemoryType.SESSION],
+            episodes=["task_outcome", "qa_result", "session_insight"], track=False)
+
+    def context(self, task: str | None = None, *, k: int = 5, history: int = 3,
+                spec: str | None = None, agent: str | None = None) -> dict[str, Any]:
+        """The briefing before ``task``: relevant memories, gotchas, similar outcomes and
+        recent sessions; without a task, the latest gotchas in scope and recent sessions."""
+        v.positive_int(k, "k", 50)
+        v.positive_int(history, "history", 50)
+        out: dict[str, Any] = {"task": task, "relevant": [], "gotchas": [],
+                               "similar_outcomes": [], "recent_sessions": []}
+        if task is not None:
+            if not isinstance(task, str) or not task.strip():
+                raise ValidationError("task is empty")
+            out["relevant"] = [h.memory for h in self._scoped_recall(task, k=k, spec=spec,
+                                                                     agent=agent)]
+            out["gotchas"] = [h.memory for h in self._scoped_recall(
+                task, k=3, spec=spec, agent=agent, types=MemoryType.GOTCHA, track=False)]
+            out["similar_outcomes"] = [h.memory for h in self.similar_outcomes(
+                task, 3, spec=spec, agent=agent)]
+        else:
+            out["gotchas"] = scoped(self._list(types=MemoryType.GOTCHA, limit=20),
+                                    spec=spec, agent=agent)[:3]
+        out["recent_sessions"] = self.history(history, spec=spec, agent=agent)
+        return out
+
+    def views(self, limit: int = 5, *, spec: str | None = None) -> list[dict[str, Any]]:
+        """The latest sessions' insights, each as worked / failed / gotchas / next."""
+        return [session_view(m) for m in self.history(limit, spec=spec)]

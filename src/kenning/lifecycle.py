@@ -3,19 +3,33 @@
 The hooks call these through the facade (``Kenning.start_session`` and friends), and so can
 anything else that wants "end of session" run: a script, a test, a later background worker.
 Each step that fails is logged (``kenning doctor`` shows it) and the later steps still run, so
-one bad transcript or auto-memory file never costs the rest of the session's learning."""
+one bad transcript or auto-memory file never costs the rest of the session's learning.
+
+``SessionService`` holds what those steps are made of: journal ingestion, judging a session's
+trajectories, feedback and confidence history, the injection log, the briefing, checkpoints and
+the prompt index. The facade builds it on each call with exactly what it needs."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
+
+from kenning import validation as v
+from kenning.errors import ValidationError
+from kenning.filelock import DirLock
+from kenning.models import Filters, LinkType, MemoryType, SessionEvent, iso
+from kenning.ranking import recency
+from kenning.sessions import Trajectory, trajectories
 
 if TYPE_CHECKING:
     from kenning.automemory.options import AutoMemoryOptions
     from kenning.facade import Kenning
     from kenning.models import Memory
+    from kenning.store.base import Store
 
 
 @dataclass
@@ -81,3 +95,275 @@ def end(k: Kenning, session_id: str, transcript: Path | None, project_root: Path
         _run(report, log_as, "auto_sync", lambda: k.auto_sync(project_root, options))
     _run(report, log_as, "prompt index", k.build_prompt_index)
     return report
+
+
+class SessionService:
+    """A store's session learning and what the model is shown at session start.
+
+    Built per call by the facade, so a changed clock, project or ``remember`` is seen at once.
+    ``get`` (a memory by id or prefix), ``live`` (its confidence as of a time), ``remember``
+    and ``record_subagent_stop`` are facade operations this service composes; they are passed
+    in rather than the facade itself, so the service does not depend on it."""
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        project: str,
+        clock: Callable[[], int],
+        get: Callable[[str], Memory],
+        live: Callable[[Memory, int | None], Memory],
+        remember: Callable[..., Memory],
+        record_subagent_stop: Callable[[Mapping[str, Any]], Memory | None],
+    ) -> None:
+        self.store = store
+        self.project = project
+        self.clock = clock
+        self.get = get
+        self.live = live
+        self.remember = remember
+        self.record_subagent_stop = record_subagent_stop
+
+    def feedback(self, memory_id: str, delta: float, reason: str) -> Memory:
+        """Shift a memory's confidence by ``delta`` for ``reason``; the memory afterwards."""
+        if not isinstance(delta, int | float) or not -1.0 <= delta <= 1.0:
+            raise ValidationError("delta must be a number between -1 and 1")
+        memory = self.get(memory_id)
+        self.store.adjust_confidence([(memory.id, float(delta), v.source(reason) or "feedback")],
+                                     self.clock())
+        return self.get(memory.id)
+
+    def confidence_history(self, memory_id: str, limit: int = 200) -> list[dict[str, Any]]:
+        """A memory's confidence changes with their reasons, oldest first."""
+        memory = self.get(memory_id)
+        return [{"at": iso(at), "at_ms": at, "confidence": round(c, 4), "reason": r}
+                for at, c, r in self.store.confidence_history(memory.id, limit)]
+
+    def journal_dir(self) -> str:
+        """The directory the hooks journal into for this store."""
+        from kenning.hooks.locate import journal_dir
+
+        return journal_dir(self.store.location)
+
+    def record_events(self, events: Sequence[SessionEvent | Mapping[str, Any]]) -> list[str]:
+        """Store session events (new ones only); a new injection counts as an access of each
+        injected memory that still exists. Returns the new ids."""
+        parsed = [e if isinstance(e, SessionEvent) else SessionEvent(
+            id=str(e["id"]), session_id=str(e.get("session_id") or ""),
+            project=str(e.get("project") or self._project_of(e.get("cwd"))),
+            at_ms=int(e["at_ms"]), kind=str(e["kind"]), data=dict(e.get("data") or {}),
+        ) for e in events]
+        new = set(self.store.add_session_events(parsed))
+        for e in parsed:
+            if e.id in new and e.kind == "injected":
+                ids = [str(m["id"]) for m in e.data.get("memories", []) if m.get("id")]
+                known = self.store.get_many(ids)
+                self.store.record_access([i for i in ids if i in known], e.at_ms)
+        return [e.id for e in parsed if e.id in new]
+
+    def _project_of(self, cwd: object) -> str:
+        """The project a hook event's working directory belongs to (this one's if unknown, or
+        when ``KENNING_PROJECT`` pins it)."""
+        if os.environ.get("KENNING_PROJECT") or not isinstance(cwd, str) or not cwd:
+            return self.project
+        from kenning.paths import project_key, project_root
+
+        return project_key(project_root(cwd))
+
+    def ingest_journal(self) -> dict[str, int]:
+        """Move journalled hook events into the store under the journal's lock: events are
+        recorded, subagent reports become findings, pending memories are remembered, and each
+        file is deleted only once all of that succeeded."""
+        from kenning.hooks import journal
+
+        directory = self.journal_dir()
+        counts = {"files": 0, "events": 0, "new": 0, "unreadable": 0, "remembered": 0,
+                  "findings": 0}
+        lock = DirLock(directory)
+        if not lock.acquire():
+            return counts
+        try:
+            for path in journal.claim(directory):
+                events, bad = journal.read(path)
+                counts["files"] += 1
+                counts["events"] += len(events)
+                counts["unreadable"] += bad
+                pending = [e for e in events if e["kind"] == "remember"]
+                new = set(self.record_events([e for e in events if e["kind"] != "remember"]))
+                counts["new"] += len(new)
+                for e in events:  # a subagent's final report is a finding of that agent
+                    data = cast("dict[str, Any]", e.get("data") or {})  # the hooks write dicts
+                    if e["kind"] == "subagent" and e["id"] in new and data.get("report"):
+                        self.record_subagent_stop({**data, "last_assistant_message":
+                                                   data["report"]})
+                        counts["findings"] += 1
+                for e in pending:
+                    fields = dict(cast("dict[str, Any]", e.get("data") or {}))
+                    text = fields.pop("text", None)
+                    if isinstance(text, str) and text.strip():
+                        self.remember(text, **fields)
+                        counts["remembered"] += 1
+                os.unlink(path)
+        finally:
+            lock.release()
+        return counts
+
+    def session_trajectories(self, session_id: str) -> dict[str, Trajectory]:
+        """Trajectories of the memories a session injected, or that this project recorded
+        between its first and last event."""
+        events = self.store.session_events(session_id=session_id, limit=100_000)
+        if not events:
+            return {}
+        start, end = events[0].at_ms, events[-1].at_ms
+        recorded = [(m.id, m.created_at) for m in self.store.list(
+            Filters(project=self.project, since=start, until=end + 1), limit=500)]
+        return trajectories(events, recorded)
+
+    def learn_from_session(self, session_id: str) -> dict[str, Any]:
+        """Judge each trajectory of a session at most once (a ``judged`` event marks it) and
+        apply the confidence changes the verdicts call for."""
+        now = self.clock()
+        trajs = self.session_trajectories(session_id)
+        judged: list[dict[str, Any]] = []
+        marks = [SessionEvent(f"judged:{session_id}:{mid}", session_id, self.project, now,
+                              "judged", {"memory_id": mid}) for mid in trajs]
+        fresh = set(self.store.add_session_events(marks))
+        changes = []
+        for mid, t in trajs.items():
+            if f"judged:{session_id}:{mid}" not in fresh:
+                continue
+            delta, reason = t.verdict()
+            if not t.used():
+                delta, reason = 0.0, "recorded in this session, not yet put to use"
+            judged.append({"memory_id": mid, "delta": delta, "reason": reason,
+                           "steps": len(t.steps), "begun_by": t.begun_by})
+            if delta:
+                changes.append((mid, delta, f"session {session_id[:8]}: {reason}"))
+        applied = self.store.adjust_confidence(changes, now) if changes else {}
+        return {"session_id": session_id, "trajectories": len(trajs), "judged": judged,
+                "adjusted": applied}
+
+    def learn_from_abandoned_sessions(self, idle_ms: int = 3_600_000) -> list[str]:
+        """Judge recent injecting sessions of this project that never ended or were judged and
+        have been quiet for ``idle_ms``; their ids."""
+        now = self.clock()
+        recent = self.store.session_events(kinds=["injected"], project=self.project, limit=500,
+                                           newest_first=True)
+        done: list[str] = []
+        for sid in dict.fromkeys(e.session_id for e in recent if e.session_id):
+            ended = self.store.session_events(session_id=sid, kinds=["end", "judged"], limit=1)
+            last = self.store.session_events(session_id=sid, limit=1, newest_first=True)
+            if not ended and last and now - last[0].at_ms >= idle_ms:
+                self.learn_from_session(sid)
+                done.append(sid)
+        return done
+
+    def injections(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The prompt hook's recent injections in this project, newest first, with each
+        memory's summary (or "(forgotten)") and its score parts."""
+        events = self.store.session_events(kinds=["injected"], project=self.project,
+                                           limit=v.positive_int(limit, "limit", 10_000),
+                                           newest_first=True)
+        ids = {str(m["id"]) for e in events for m in e.data.get("memories", [])}
+        known = self.store.get_many(sorted(ids))
+        out = []
+        for e in events:
+            shown = []
+            for m in e.data.get("memories", []):
+                mem = known.get(str(m["id"]))
+                shown.append({"id": m["id"], "summary": mem.summary if mem else "(forgotten)",
+                              "type": mem.type.value if mem else None,
+                              "score": m.get("score"), "parts": m.get("parts", {})})
+            out.append({"at": iso(e.at_ms), "event": "UserPromptSubmit",
+                        "session_id": e.session_id,
+                        "prompt": "matched: " + ", ".join(e.data.get("matched", [])),
+                        "matched": e.data.get("matched", []), "memories": shown})
+        return out
+
+    def briefing(self, k: int = 5, max_chars: int = 2400) -> str:
+        """The latest checkpoint and the ``k`` best memories of this project (live confidence,
+        PageRank, recency) as markdown, cut at whole lines to ``max_chars``; "" if none."""
+        k = v.positive_int(k, "k", 100)
+        lines: list[str] = []
+        checkpoint = self.store.list(Filters(project=self.project,
+                                             types=(MemoryType.CHECKPOINT,)), limit=1)
+        if checkpoint:
+            c = checkpoint[0]
+            lines.append(f"Last checkpoint ({iso(c.created_at)[:16]}): {c.summary} (id {c.id})")
+        scores = self.store.graph_scores()
+        pool = self.store.list(Filters(project=self.project), limit=2000)
+        now = self.clock()
+        chosen = sorted(
+            (self.live(m, now) for m in pool if m.type is not MemoryType.CHECKPOINT),
+            key=lambda m: -(m.confidence + 2.0 * scores.get(m.id, (0.0, 0))[0]
+                            + 0.2 * recency(m.created_at, now)),
+        )[:k]
+        if chosen:
+            lines.append("Key memories for this project:")
+            lines += [f"- [{m.type.value}] {m.summary} (id {m.id})" for m in chosen]
+        text = ""
+        for line in lines:
+            if len(text) + len(line) + 1 > max_chars:
+                break
+            text += line + "\n"
+        if not text:
+            return ""
+        return "Kenning memory briefing (details: kenning MCP tools `get`, `why`):\n" + text
+
+    def checkpoint(self, session_id: str, note: str | None = None) -> Memory:
+        """Remember a summary of a session so far (files edited, commands and failures,
+        memories used, ``note``) as a checkpoint memory."""
+        events = self.store.session_events(session_id=session_id, limit=100_000)
+        files = list(dict.fromkeys(str(e.data["file"]) for e in events
+                                   if e.kind == "tool" and e.data.get("file")))
+        commands = [e.data for e in events if e.kind == "tool" and e.data.get("cmd")]
+        failed = [str(c["cmd"]) for c in commands if not c.get("ok")]
+        parts = [f"Session {session_id[:8]} checkpoint"
+                 + (f": {note.strip()}" if note and note.strip() else "")]
+        if files:
+            parts.append("Files edited: " + ", ".join(files[-20:]))
+        if commands:
+            parts.append(f"Commands run: {len(commands)}"
+                         + (f" ({len(failed)} failed: {', '.join(failed[-5:])})" if failed else ""))
+        injected = {str(m["id"]) for e in events if e.kind == "injected"
+                    for m in e.data.get("memories", [])}
+        if injected:
+            parts.append(f"Memories used: {len(injected)}")
+        return self.remember("\n".join(parts), type="checkpoint", source=f"session:{session_id}",
+                             metadata={"session_id": session_id, "files": files[-50:]})
+
+    def build_prompt_index(self, *, force: bool = True) -> dict[str, Any]:
+        """Write the per-prompt hook's index file atomically from every memory, its PageRank
+        and whether an evolution link supersedes it; unless ``force``, keep a SQLite store's
+        index that is still current."""
+        from kenning import promptindex
+        from kenning.files import atomic_write_bytes
+        from kenning.hooks.pindex import index_path, load
+
+        t0 = time.perf_counter()
+        location = self.store.location
+        path = Path(index_path(self.journal_dir()))
+        if not force and "://" not in location and load(str(path), location) is not None:
+            return {"path": str(path), "fresh": True}
+        from kenning.hooks.locate import read_version, version_file
+
+        # Read before the data: a write landing meanwhile leaves the index marked stale.
+        version = read_version(version_file(location))
+        memories = self.store.list(Filters(), limit=None, newest_first=False)
+        scores = self.store.graph_scores()
+        evolution = [r for r in self.store.link_rows() if r[2] == LinkType.EVOLUTION.value]
+        canonical = {w: self.store.relationship_canonical(w) or w
+                     for w in {r[5] for r in evolution}}
+        superseded = {r[1] for r in evolution if canonical[r[5]] == "supersedes"}
+        data = promptindex.build(
+            (promptindex.Entry(
+                id=m.id, project=m.project, scope=m.scope.value, type=m.type.value,
+                topic=m.topic, summary=m.summary, content=m.content, tags=m.tags,
+                outcome=m.outcome.value if m.outcome else None, confidence=m.confidence,
+                pagerank=scores.get(m.id, (0.0, 0))[0], created_at=m.created_at,
+                updated_at=m.updated_at, last_accessed_at=m.last_accessed_at,
+                superseded=m.id in superseded) for m in memories),
+            version, self.clock())
+        atomic_write_bytes(path, data, mode=0o600)
+        return {"path": str(path), "memories": len(memories), "bytes": len(data),
+                "ms": round((time.perf_counter() - t0) * 1000, 1)}

@@ -1,0 +1,398 @@
+"""The memory graph behind the facade: links, traversals, consolidation and structure.
+
+``GraphService`` holds what ``Kenning``'s graph methods do; the facade keeps their signatures and
+documentation and builds a service on each call with the store, project and clock it has at that
+moment. Caches that must outlive one call (traversal results, the relationship words in use, the
+relationship resolver) stay on the facade: the service reads and replaces them through the small
+callables it is given, so they behave exactly as if the facade held the code itself.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from kenning import validation as v
+from kenning.errors import NotFoundError, ValidationError
+from kenning.graph.linking import EXPLICIT_CONFIDENCE, FREE_CONFIDENCE, make_link
+from kenning.graph.traversal import (
+    MAX_DEPTH,
+    ChainEntry,
+    Reached,
+    evolution_chain,
+    neighbourhood,
+)
+from kenning.graph.traversal import impact as traverse_impact
+from kenning.ids import new_id
+from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, MemoryType, iso
+from kenning.redact import redact
+from kenning.relations import (
+    RelationshipResolver,
+    normalise_word,
+    promotion_candidates,
+    table_lookup,
+)
+from kenning.times import to_ms
+
+if TYPE_CHECKING:
+    from kenning.graph.rules import LinkRules
+    from kenning.store.base import Store
+
+CO_ACCESS_MIN = 3  # recalled together this often -> a co-accessed link
+TRAVERSAL_CACHE_SIZE = 128  # traversal results kept before the oldest is dropped
+
+# (link generation, store watermark): traversal results are valid while both are unchanged.
+TraversalMark = tuple[str | None, str]
+# (link generation, {relationship word: core type}) for the words links already use.
+KnownWords = tuple[str | None, dict[str, str]]
+
+
+class GraphService:
+    """Links between memories, graph traversals (why / impact / related), consolidation
+    (co-accessed links, pruning, PageRank, communities) and the graph's structure and health.
+
+    Every dependency is explicit: the store, the project and clock, the link rules, how to fetch
+    a memory (``get``, owned by the facade's reading side) and accessors for the caches the facade
+    keeps across calls.
+    """
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        project: str,
+        clock: Callable[[], int],
+        link_rules: LinkRules,
+        get: Callable[[str], Memory],
+        traversals: dict[tuple[Any, ...], Any],
+        traversal_mark: Callable[[], TraversalMark | None],
+        set_traversal_mark: Callable[[TraversalMark], None],
+        known_words: Callable[[], KnownWords | None],
+        set_known_words: Callable[[KnownWords], None],
+        resolver: Callable[[], RelationshipResolver | None],
+        set_resolver: Callable[[RelationshipResolver], None],
+    ) -> None:
+        self.store = store
+        self.project = project
+        self.clock = clock
+        self.link_rules = link_rules
+        self.get = get
+        self.traversals = traversals
+        self.traversal_mark = traversal_mark
+        self.set_traversal_mark = set_traversal_mark
+        self.known_words = known_words
+        self.set_known_words = set_known_words
+        self.resolver = resolver
+        self.set_resolver = set_resolver
+
+    # -- links ---------------------------------------------------------------------------------
+
+    def relations(self) -> RelationshipResolver:
+        """The facade's resolver, made on first use (creating it is cheap; its multilingual model
+        loads only when an unknown word needs it) and handed back to the facade to keep."""
+        resolver = self.resolver()
+        if resolver is None:
+            resolver = RelationshipResolver()
+            self.set_resolver(resolver)
+        return resolver
+
+    def known_relationships(self) -> dict[str, str]:
+        """Relationship words already in use, with their core types. The scan is a GROUP BY over
+        every link, so the answer is kept until the link generation changes."""
+        mark = self.store.get_meta("link_generation")
+        cached = self.known_words()
+        if cached is None or cached[0] != mark:
+            cached = (mark, {row[0]: row[4] for row in self.store.relationship_stats()})
+            self.set_known_words(cached)
+        return cached[1]
+
+    def link(
+        self,
+        from_id: str,
+        to_id: str,
+        relationship: str,
+        *,
+        confidence: float | None,
+        reason: str | None,
+        tags: Sequence[str],
+        created_by: CreatedBy | str,
+        metadata: Mapping[str, Any] | None,
+    ) -> Link:
+        """Resolve the words to a relation (table words skip the scan of words in use), default
+        the confidence by how the words were resolved, redact the reason and store the link."""
+        a, b = self.get(from_id), self.get(to_id)
+        if a.id == b.id:
+            raise ValidationError("a memory cannot link to itself")
+        if not isinstance(relationship, str) or not relationship.strip():
+            raise ValidationError("relationship is empty")
+        known = {} if table_lookup(relationship) else self.known_relationships()
+        rel = self.relations().resolve(relationship, known)
+        default = EXPLICIT_CONFIDENCE if rel.via == "table" else FREE_CONFIDENCE
+        return self.store.add_link(make_link(
+            a.id, b.id, rel,
+            confidence=v.confidence(confidence if confidence is not None else default),
+            created_by=CreatedBy(created_by), now_ms=self.clock(),
+            reason=redact(reason).text if reason else None, tags=v.tags(tags),
+            extra=v.metadata(dict(metadata) if metadata else None),
+        ))
+
+    def links(self, memory_id: str) -> list[Link]:
+        """Links into and out of a memory (which must exist), oldest first."""
+        return self.store.links_of(self.get(memory_id).id)
+
+    def unlink(self, link_id: str) -> bool:
+        """Delete one link; whether it existed."""
+        return self.store.delete_link(link_id)
+
+    # -- traversal -----------------------------------------------------------------------------
+
+    def _cached(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        """A traversal result from the facade's cache, or ``compute()`` kept there. The whole
+        cache is dropped when a memory or link changes; past its size the oldest entry goes."""
+        mark = (self.store.get_meta("link_generation"), self.store.watermark())
+        if mark != self.traversal_mark():
+            self.traversals.clear()
+            self.set_traversal_mark(mark)
+        if key not in self.traversals:
+            if len(self.traversals) >= TRAVERSAL_CACHE_SIZE:
+                self.traversals.pop(next(iter(self.traversals)))
+            self.traversals[key] = compute()
+        return self.traversals[key]
+
+    def why(self, topic: str) -> list[ChainEntry]:
+        """The evolution chain of a topic; when there is none and the text looks like an id, the
+        chain of that memory's topic instead."""
+        key = v.topic(topic)
+        if not key:
+            raise ValidationError("topic is empty")
+        chain = self._cached(("why", key), lambda: evolution_chain(self.store, self.project, key))
+        if chain or len(key) < 6 or " " in key:
+            return chain
+        try:
+            memory = self.get(key)
+        except (NotFoundError, ValidationError):
+            return chain
+        return self.why(memory.topic) if memory.topic else []
+
+    def impact(self, memory_id: str, *, window: object, depth: int
+               ) -> list[tuple[Memory, Reached]]:
+        """Later memories reached from this one; temporal links count only within ``window``."""
+        start = self.get(memory_id)
+        now = self.clock()
+        span = now - to_ms(window, now, name="window")
+        v.positive_int(depth, "depth", MAX_DEPTH)
+        return self._cached(("impact", start.id, span, depth), lambda: traverse_impact(
+            self.store, start.id, now_ms=now, window_ms=span, max_depth=depth))
+
+    def related(self, memory_id: str, *, depth: int, min_confidence: float
+                ) -> list[tuple[Memory, Reached]]:
+        """The neighbourhood of a memory as memories, most confidently connected first."""
+        start = self.get(memory_id)
+        v.positive_int(depth, "depth", MAX_DEPTH)
+        reached = self.neighbourhood(start.id, depth, v.confidence(min_confidence))
+        memories = self.store.get_many(list(reached))
+        ordered = sorted(reached.values(), key=lambda r: (-r.confidence, r.depth, r.memory_id))
+        return [(memories[r.memory_id], r) for r in ordered if r.memory_id in memories]
+
+    def neighbourhood(self, memory_id: str, depth: int, min_confidence: float
+                      ) -> dict[str, Reached]:
+        """Memories within ``depth`` links of one memory whose path confidence reaches
+        ``min_confidence`` (cached; recall uses it too, to find a context's neighbours)."""
+        now = self.clock()
+        return self._cached(("near", memory_id, depth, min_confidence), lambda: neighbourhood(
+            self.store, [memory_id], now_ms=now, max_depth=depth, min_confidence=min_confidence))
+
+    # -- structure -----------------------------------------------------------------------------
+
+    def consolidate(self) -> dict[str, Any]:
+        """Consolidate, holding the store's exclusive lock when it has one (a shared server:
+        one consolidation at a time)."""
+        exclusive = getattr(self.store, "exclusive", None)
+        if exclusive is None:
+            return self._consolidate_now()
+        with exclusive("consolidate"):
+            return self._consolidate_now()
+
+    def _consolidate_now(self) -> dict[str, Any]:
+        """Add co-accessed links, prune decayed automatic links, rebuild the graph and store its
+        PageRank and communities; returns the sizes and how long each step took."""
+        from kenning.graph.decay import decayed_confidence
+        from kenning.graph.structure import build as build_graph
+        from kenning.graph.structure import ranking_structure
+
+        timings: dict[str, float] = {}
+        now = self.clock()
+        t = time.perf_counter()
+        co_links = [
+            Link(new_id(now), a, b, LinkType.ASSOCIATION, min(0.9, 0.4 + 0.1 * count),
+                 CreatedBy.SYSTEM, {"original_relationship": "co_accessed", "kind": "co-accessed",
+                                    "reason": f"recalled together {count} times"}, now)
+            for a, b, count, _ in self.store.co_access_pairs(CO_ACCESS_MIN)
+        ]
+        self.store.add_links(co_links)
+        timings["co_access_ms"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        weak = [
+            link_id for link_id, ltype, conf, created, by in self.store.link_ids_for_pruning()
+            if by == CreatedBy.SYSTEM.value
+            and decayed_confidence(conf, ltype, created, now) < self.link_rules.prune_below
+        ]
+        pruned = self.store.delete_links(weak)
+        timings["prune_ms"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        nodes = self.store.node_rows(Filters(project=self.project))
+        graph = build_graph(nodes, self.store.link_rows(), now)
+        timings["build_ms"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        pr, pr_norm, labels = ranking_structure(graph)
+        timings["rank_ms"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        self.store.put_graph_scores(
+            [(mid, float(pr[i]), float(pr_norm[i]), int(labels[i]))
+             for i, mid in enumerate(graph.ids)],
+            now,
+        )
+        self.store.set_meta("graph_computed_at", str(now))
+        timings["store_ms"] = (time.perf_counter() - t) * 1000
+        return {
+            "memories": graph.n,
+            "links": len(graph.src),
+            "co_accessed_links": len(co_links),
+            "pruned_links": pruned,
+            "communities": int(labels.max()) + 1 if graph.n else 0,
+            "timings_ms": {k: round(x, 2) for k, x in timings.items()},
+        }
+
+    def graph_stats(self) -> dict[str, Any]:
+        """Counts of this project's memories and of links by core type, edge kind and creator,
+        with the community count and when the graph was last consolidated."""
+        f = Filters(project=self.project)
+        memories = self.store.count(f)
+        summary = self.store.link_summary(f)
+        total = sum(summary["by_core_type"].values())
+        scores = self.store.graph_scores()
+        computed = self.store.get_meta("graph_computed_at")
+        return {
+            "memories": memories,
+            "links": total,
+            "links_per_memory": round(total / memories, 3) if memories else 0.0,
+            "average_degree": round(2 * total / memories, 3) if memories else 0.0,
+            **summary,
+            "communities": len({c for _, c in scores.values()}),
+            "graph_computed_at": iso(int(computed)) if computed else None,
+        }
+
+    def top(self, k: int) -> list[tuple[Memory, float, int]]:
+        """The ``k`` highest stored PageRanks among this project's (and unscoped) memories,
+        fetched in chunks so other projects' memories are skipped without loading them all."""
+        v.positive_int(k, "k", 1000)
+        ranked = sorted(self.store.graph_scores().items(), key=lambda kv: (-kv[1][0], kv[0]))
+        out: list[tuple[Memory, float, int]] = []
+        for start in range(0, len(ranked), 4 * k):
+            chunk = ranked[start : start + 4 * k]
+            memories = self.store.get_many([mid for mid, _ in chunk])
+            for mid, (pr, com) in chunk:
+                m = memories.get(mid)
+                if m is not None and m.project in (self.project, ""):
+                    out.append((m, pr, com))
+            if len(out) >= k:
+                break
+        return out[:k]
+
+    def communities(self, *, limit: int, sample: int) -> list[dict[str, Any]]:
+        """Stored communities, largest first, each with its ``sample`` most central members and
+        their topics."""
+        scores = self.store.graph_scores()
+        groups: dict[int, list[tuple[str, float]]] = {}
+        for mid, (pr, com) in scores.items():
+            groups.setdefault(com, []).append((mid, pr))
+        ordered = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:limit]
+        heads = {c: sorted(members, key=lambda t: -t[1])[:sample] for c, members in ordered}
+        memories = self.store.get_many([mid for ms in heads.values() for mid, _ in ms])
+        out = []
+        for com, members in ordered:
+            topics: dict[str, int] = {}
+            for m in (memories.get(mid) for mid, _ in heads[com]):
+                if m and m.topic:
+                    topics[m.topic] = topics.get(m.topic, 0) + 1
+            out.append({
+                "community": com,
+                "size": len(members),
+                "topics": sorted(topics, key=lambda t: -topics[t]),
+                "central": [memories[mid].to_dict() for mid, _ in heads[com] if mid in memories],
+            })
+        return out
+
+    def health(self) -> dict[str, Any]:
+        """The graph health report, with relationship words worth promoting to the table."""
+        from kenning.graph.health import graph_health
+        from kenning.graph.structure import build as build_graph
+
+        now = self.clock()
+        nodes = self.store.node_rows(Filters(project=self.project))
+        graph = build_graph(nodes, self.store.link_rows(), now)
+        stats = self.store.relationship_stats()
+        synonyms = {}
+        for word, *_ in stats:
+            # The table first; a word it lacks uses the canonical recorded when it was linked.
+            canonical = table_lookup(word) or self.store.relationship_canonical(word)
+            if canonical and canonical != word:
+                synonyms[word] = canonical
+        store_stats = self.store.stats()
+        report = graph_health(
+            graph.n, graph.src, graph.dst, relationships=[row[:4] for row in stats],
+            link_bytes=store_stats["link_bytes"], db_bytes=max(store_stats["size_bytes"], 1),
+            now_ms=now, synonyms=synonyms,
+        )
+        out = report.to_dict()
+        out["promotion_candidates"] = [
+            {"relationship": w, "usage": u, "avg_confidence": round(c, 3)}
+            for w, u, c in promotion_candidates([(w, u, c) for w, u, c, *_ in stats])
+        ]
+        return out
+
+    def links_by_relationship(self, relationship: str) -> list[Link]:
+        """Links said with the query's words or any word the resolver counts as a synonym."""
+        words = self.relations().expand_query(relationship, self.known_relationships())
+        return self.store.links_with_relationships(sorted(words))
+
+    def merge_relationship(self, word: str, into: str) -> int:
+        """Rename ``word`` to ``into`` on every link, under ``into``'s core type."""
+        old, new = normalise_word(word), normalise_word(into)
+        if not old or not new or old == new:
+            raise ValidationError("give two different relationship words")
+        rel = self.relations().resolve(new, self.known_relationships())
+        return self.store.rename_relationship(old, new, LinkType(rel.core_type))
+
+    # -- dashboard -----------------------------------------------------------------------------
+
+    def downvote_link(self, link_id: str, step: float) -> Link:
+        """Lower a link's confidence by ``step`` (floored at 0) and count the down-vote."""
+        if not isinstance(link_id, str) or not link_id.strip():
+            raise ValidationError("link id is empty")
+        step = v.confidence(step)
+        current = self.store.update_link(link_id.strip())
+        meta = {**current.metadata, "downvotes": int(current.metadata.get("downvotes", 0)) + 1}
+        return self.store.update_link(current.id, confidence=max(0.0, current.confidence - step),
+                                      metadata=meta)
+
+    def links_with_word(self, relationship: str) -> list[Link]:
+        """Links said with exactly this (normalised) word, without synonym expansion."""
+        word = normalise_word(relationship) if isinstance(relationship, str) else ""
+        if not word:
+            raise ValidationError("relationship is empty")
+        return self.store.links_with_relationships([word])
+
+    def topics(self, limit: int) -> list[dict[str, Any]]:
+        """This project's topics by how many memories use them, with the decisions among them."""
+        v.positive_int(limit, "limit", 100_000)
+        counts: dict[str, list[int]] = {}
+        for _mid, mtype, topic, _created, _conf in self.store.node_rows(
+                Filters(project=self.project)):
+            if topic:
+                row = counts.setdefault(topic, [0, 0])
+                row[0] += 1
+                row[1] += mtype == MemoryType.DECISION.value
+        ordered = sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
+        return [{"topic": t, "memories": c, "decisions": d} for t, (c, d) in ordered]
