@@ -159,6 +159,35 @@ def test_get_update_forget(k: Kenning) -> None:
         k.forget(m.id)
 
 
+def test_update_applies_fields_in_the_order_given(k: Kenning) -> None:
+    """Pins today's order of checks and the handling of blank values, field by field."""
+    m = k.remember("Deploys go through the staging cluster first", topic="deploys",
+                   source="ops")
+    # The first bad field in the order given is the one reported, and nothing is written.
+    with pytest.raises(ValidationError, match=r"confidence must be in \[0, 1\]"):
+        k.update(m.id, confidence=3, colour="red")
+    with pytest.raises(ValidationError, match="cannot update 'colour'"):
+        k.update(m.id, colour="red", confidence=3)
+    with pytest.raises(ValidationError, match="cannot update 'colour'"):
+        k.update(m.id, topic="other", colour="red")
+    assert k.get(m.id).topic == "deploys"
+    assert k.update(m.id) == k.get(m.id)
+    # ``text`` is applied after the other fields (``content`` where it stands), so a blank
+    # summary next to it is derived from the text as it was, next to ``content`` from the new.
+    u = k.update(m.id, text="Deploys go straight to production", summary="")
+    assert u.content == "Deploys go straight to production"
+    assert u.summary == "Deploys go through the staging cluster first"
+    u = k.update(m.id, content="Deploys go through canaries", summary="  ")
+    assert u.summary == "Deploys go through canaries"
+    # Blank topic and source become None; a blank outcome reason stays an empty string.
+    u = k.update(m.id, topic=" ", source="", outcome="success", outcome_reason=" ")
+    assert u.topic is None and u.source is None
+    assert u.outcome is OutcomeStatus.SUCCESS and u.outcome_reason == ""
+    u = k.update(m.id, outcome=None, outcome_reason=None, scope="user", agent="")
+    assert u.outcome is None and u.outcome_reason is None
+    assert u.scope is Scope.USER and u.project == "" and u.agent is None
+
+
 def test_list_and_count(k: Kenning, clock) -> None:
     for i in range(5):
         clock.advance(1000)

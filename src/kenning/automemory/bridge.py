@@ -32,7 +32,7 @@ from kenning.models import Category, Filters, Memory, MemoryType, Scope, iso
 from kenning.redact import redact
 
 if TYPE_CHECKING:
-    from kenning.facade import Kenning
+    from kenning.automemory.service import AutoMemoryService
 
 LABELS: dict[Category, str] = {
     Category.PROJECT_PATTERNS: "Project Patterns",
@@ -115,15 +115,15 @@ def render_file(m: Memory, name: str, opts: AutoMemoryOptions) -> str:
                               {"kenning_id": m.id})
 
 
-def person_lines(k: Kenning, state: DirState, lines: list[IndexLine], opts: AutoMemoryOptions
-                 ) -> list[IndexLine]:
+def person_lines(svc: AutoMemoryService, state: DirState, lines: list[IndexLine],
+                 opts: AutoMemoryOptions) -> list[IndexLine]:
     """The MEMORY.md lines Kenning did not write (or that were changed since): a person's or
     the client's. Ours: lines recorded at the last write, our section headings, and pointers
     to our files that read exactly as we would write them (so lost state adds no copies)."""
     own = set(state.own_lines)
     by_file = {n: mid for mid, n in state.synced.items() if n in state.owned}
-    mems = k.store.get_many([by_file[ln.file] for ln in lines
-                             if ln.kind == "pointer" and ln.file in by_file])
+    mems = svc.store.get_many([by_file[ln.file] for ln in lines
+                               if ln.kind == "pointer" and ln.file in by_file])
 
     def ours(ln: IndexLine) -> bool:
         if sha(ln.text) in own or (ln.kind == "heading" and ln.text.strip() in SECTION_HEADINGS):
@@ -144,12 +144,12 @@ def _provenance(target: Target, name: str, kind: str, now: int, **extra: Any) ->
                            "imported_at": iso(now), **extra}}
 
 
-def _index_items(k: Kenning, target: Target, state: DirState, text: str,
+def _index_items(svc: AutoMemoryService, target: Target, state: DirState, text: str,
                  opts: AutoMemoryOptions, existing: set[str], now: int) -> list[dict[str, Any]]:
     """A person's (or the client's) MEMORY.md lines as memories; pointers to files that exist
     are skipped (the file itself is imported)."""
     items = []
-    for line in person_lines(k, state, parse_index(text), opts):
+    for line in person_lines(svc, state, parse_index(text), opts):
         if line.kind == "heading":
             continue
         if line.kind == "pointer" and line.file in existing and line.file not in state.owned:
@@ -213,48 +213,48 @@ def _client_item(target: Target, name: str, fm: Mapping[str, Any], body: str,
 IMPORT_BATCH = 256  # entries per remember_many call on import
 
 
-def _store_items(k: Kenning, items: list[dict[str, Any]], errors: list[str]
+def _store_items(svc: AutoMemoryService, items: list[dict[str, Any]], errors: list[str]
                  ) -> list[Memory | None]:
     """``remember_many`` in one batch; if any item is bad, item by item (bad ones reported)."""
     if not items:
         return []
     try:
-        return list(k.remember_many(items))
+        return list(svc.remember_many(items))
     except ValidationError:
         out: list[Memory | None] = []
         for item in items:
             try:
-                out.append(k.remember_many([item])[0])
+                out.append(svc.remember_many([item])[0])
             except ValidationError as exc:
                 errors.append(f"{item['metadata']['automemory']['file']}: {exc}")
                 out.append(None)
         return out
 
 
-def _update_client(k: Kenning, memory_id: str, item: dict[str, Any]) -> bool | None:
+def _update_client(svc: AutoMemoryService, memory_id: str, item: dict[str, Any]) -> bool | None:
     """A client file changed: update the memory it was imported as (the client updates files
     rather than adding duplicates). True if it changed; None when that memory is gone."""
     try:
-        current = k.get(memory_id)
+        current = svc.get(memory_id)
     except NotFoundError:
         return None
     try:
-        after = k.update(current.id, text=item["text"], summary=item["summary"],
-                         topic=item["topic"], metadata={**current.metadata, **item["metadata"]})
+        after = svc.update(current.id, text=item["text"], summary=item["summary"],
+                           topic=item["topic"], metadata={**current.metadata, **item["metadata"]})
     except ValidationError:  # the new text duplicates another memory: that one stands
         return False
     return after.content_hash != current.content_hash or after.summary != current.summary
 
 
-def _adopt(k: Kenning, target: Target, state: DirState, name: str, fm: Mapping[str, Any] | None,
-           text: str, opts: AutoMemoryOptions) -> bool:
+def _adopt(svc: AutoMemoryService, target: Target, state: DirState, name: str,
+           fm: Mapping[str, Any] | None, text: str, opts: AutoMemoryOptions) -> bool:
     """A file Kenning wrote that this state does not know (state lost, another process): if it
     still reads exactly as Kenning writes its memory, it is Kenning's again, not a new fact."""
     meta = (fm or {}).get("metadata")
     kid = meta.get("kenning_id") if isinstance(meta, dict) else None
     if not isinstance(kid, str) or name in state.owned:
         return False
-    m = k.store.get_many([kid]).get(kid)
+    m = svc.store.get_many([kid]).get(kid)
     if m is None or m.agent != target.agent or render_file(m, name, opts) != text:
         return False
     state.owned[name] = sha(text)
@@ -262,24 +262,24 @@ def _adopt(k: Kenning, target: Target, state: DirState, name: str, fm: Mapping[s
     return True
 
 
-def import_dir(k: Kenning, target: Target, opts: AutoMemoryOptions, *, lock: bool = True
+def import_dir(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, *, lock: bool = True
                ) -> dict[str, Any]:
     """Read changed files of ``target.dir`` into the store. Unchanged files (same mtime and
     size, or same bytes) are not parsed again; entries already stored count as skipped."""
     ctx = dir_lock(target.dir, opts.lock_timeout_s) if lock else contextlib.nullcontext()
     with ctx:
-        state = load_state(k.store, target.dir)
+        state = load_state(svc.store, target.dir)
         before = {**asdict(state), "imported_at": None}
         first = state.imported_at is None
-        counts = _import(k, target, opts, state)
+        counts = _import(svc, target, opts, state)
         if first or {**asdict(state), "imported_at": None} != before:
-            save_state(k.store, target.dir, state)  # a no-op import writes nothing
+            save_state(svc.store, target.dir, state)  # a no-op import writes nothing
     return counts
 
 
-def _import(k: Kenning, target: Target, opts: AutoMemoryOptions, state: DirState
+def _import(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state: DirState
             ) -> dict[str, Any]:
-    now = k.clock()
+    now = svc.clock()
     paths = _md_files(target.dir)
     existing = {p.name for p in paths}
     counts: dict[str, Any] = {"dir": str(target.dir), "scope": target.label, "files": len(paths),
@@ -318,10 +318,10 @@ def _import(k: Kenning, target: Target, opts: AutoMemoryOptions, state: DirState
             state.detached = distinct([*state.detached, *edited_from])[-5000:]
         client_file = False
         if name == INDEX:
-            items = _index_items(k, target, state, text, opts, existing, now)
+            items = _index_items(svc, target, state, text, opts, existing, now)
         else:
             fm, body = split_frontmatter(text)
-            if _adopt(k, target, state, name, fm, text, opts):
+            if _adopt(svc, target, state, name, fm, text, opts):
                 state.files[name] = mark
                 counts["unchanged"] += 1
                 continue
@@ -335,7 +335,7 @@ def _import(k: Kenning, target: Target, opts: AutoMemoryOptions, state: DirState
                 items = _topic_items(target, name, text, opts, now)
         previous = state.sources.get(name, [])
         if client_file and items and previous:
-            changed = _update_client(k, previous[0], items[0])
+            changed = _update_client(svc, previous[0], items[0])
             if changed is not None:
                 counts["updated" if changed else "skipped"] += 1
                 state.files[name] = mark
@@ -345,7 +345,7 @@ def _import(k: Kenning, target: Target, opts: AutoMemoryOptions, state: DirState
     flat = [item for *_, items in pending for item in items]
     stored_all: list[Memory | None] = []
     for start in range(0, len(flat), IMPORT_BATCH):
-        stored_all += _store_items(k, flat[start:start + IMPORT_BATCH], counts["errors"])
+        stored_all += _store_items(svc, flat[start:start + IMPORT_BATCH], counts["errors"])
     at = 0
     for name, mark, previous, items in pending:
         stored = stored_all[at:at + len(items)]
@@ -406,7 +406,7 @@ def _excluded(m: Memory, target: Target, pinned_files: set[str], dropped: set[st
     return False
 
 
-def plan(k: Kenning, target: Target, opts: AutoMemoryOptions, state: DirState, *,
+def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state: DirState, *,
          files_for: int) -> Plan:
     """Choose memories for the index (and the first ``files_for`` for files); pure curation
     decides the text."""
@@ -415,17 +415,17 @@ def plan(k: Kenning, target: Target, opts: AutoMemoryOptions, state: DirState, *
         current = path.read_bytes().decode("utf-8", errors="replace").replace("\r\n", "\n")
     except OSError:
         current = ""
-    pinned = person_lines(k, state, parse_index(current), opts)
+    pinned = person_lines(svc, state, parse_index(current), opts)
     pinned_files = {ln.file for ln in pinned if ln.file}
     dropped = set(state.dropped_lines)
     detached = set(state.detached)
     existing = {p.name for p in _md_files(target.dir)}
     taken = existing - set(state.owned)
 
-    rows = [r for r in k.store.node_rows(target.filters(k.project))
+    rows = [r for r in svc.store.node_rows(target.filters(svc.project))
             if r[4] >= opts.min_confidence]
-    ranks = k.store.graph_scores([r[0] for r in rows]) if rows else {}
-    now = k.clock()
+    ranks = svc.store.graph_scores([r[0] for r in rows]) if rows else {}
+    now = svc.clock()
     pre = [Candidate(r[0], "", "", r[4], ranks.get(r[0], (0.0, 0))[0], r[3]) for r in rows]
     reference = min(now, max((c.touched_ms for c in pre), default=now))
     pre.sort(key=lambda c: (tuple(-x for x in rank_key(c, reference, opts.prune_strategy)),
@@ -438,12 +438,12 @@ def plan(k: Kenning, target: Target, opts: AutoMemoryOptions, state: DirState, *
         if len(chosen) >= 2 * want:
             break
         batch = pre[start:start + 400]
-        found = k.store.get_many([c.id for c in batch])
+        found = svc.store.get_many([c.id for c in batch])
         for c in batch:
             m = found.get(c.id)
             if m is None or m.agent != target.agent:
                 continue
-            m = k._live(m, now)  # confidence as of now: unused memories fade out of the index
+            m = svc.live(m, now)  # confidence as of now: unused memories fade out of the index
             if m.confidence < opts.min_confidence:
                 continue
             if m.id in detached or _excluded(m, target, pinned_files, dropped, existing) or (
@@ -479,15 +479,15 @@ def plan(k: Kenning, target: Target, opts: AutoMemoryOptions, state: DirState, *
     return Plan(path, current, curated, files, keep, names)
 
 
-def write_dir(k: Kenning, target: Target, opts: AutoMemoryOptions, *, sync: bool
+def write_dir(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, *, sync: bool
               ) -> dict[str, Any]:
     """Import first (a person's lines become memories before anything is rewritten), then
     write the memory files and MEMORY.md atomically. ``sync`` also writes files beyond the
     index (up to ``max_files``) and removes Kenning's own unchanged files no longer wanted."""
     with dir_lock(target.dir, opts.lock_timeout_s):
-        state = load_state(k.store, target.dir)
-        imported = _import(k, target, opts, state)
-        p = plan(k, target, opts, state, files_for=opts.max_files if sync else 0)
+        state = load_state(svc.store, target.dir)
+        imported = _import(svc, target, opts, state)
+        p = plan(svc, target, opts, state, files_for=opts.max_files if sync else 0)
         written = removed = 0
         target.dir.mkdir(parents=True, exist_ok=True)
         for name, text in sorted(p.files.items()):
@@ -516,11 +516,11 @@ def write_dir(k: Kenning, target: Target, opts: AutoMemoryOptions, *, sync: bool
         state.own_lines = sorted({sha(line) for line in p.curated.own_lines})
         dropped_now = {sha(line) for line in p.curated.pinned_dropped}
         state.dropped_lines = sorted(set(state.dropped_lines) | dropped_now)[-5000:]
-        now = k.clock()
+        now = svc.clock()
         state.curated_at = now
         if sync:
             state.synced_at = now
-        save_state(k.store, target.dir, state)
+        save_state(svc.store, target.dir, state)
     return {
         "dir": str(target.dir), "scope": target.label, "path": str(p.path),
         "lines": p.curated.lines, "bytes": p.curated.bytes,
@@ -530,10 +530,10 @@ def write_dir(k: Kenning, target: Target, opts: AutoMemoryOptions, *, sync: bool
     }
 
 
-def preview(k: Kenning, target: Target, opts: AutoMemoryOptions) -> dict[str, Any]:
+def preview(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions) -> dict[str, Any]:
     """The MEMORY.md a curate would write now (no import, nothing written)."""
-    state = load_state(k.store, target.dir)
-    p = plan(k, target, opts, state, files_for=0)
+    state = load_state(svc.store, target.dir)
+    p = plan(svc, target, opts, state, files_for=0)
     return {
         "path": str(p.path), "text": p.curated.text, "lines": p.curated.lines,
         "bytes": p.curated.bytes, "max_lines": opts.max_index_lines,
@@ -541,10 +541,10 @@ def preview(k: Kenning, target: Target, opts: AutoMemoryOptions) -> dict[str, An
     }
 
 
-def status(k: Kenning, target: Target, opts: AutoMemoryOptions) -> dict[str, Any]:
+def status(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions) -> dict[str, Any]:
     """How the directory and the bridge stand: sizes against the client's limits, files by
     origin, files changed since the last import, memories eligible to sync."""
-    state = load_state(k.store, target.dir)
+    state = load_state(svc.store, target.dir)
     path = target.dir / INDEX
     try:
         text = path.read_bytes().decode("utf-8", errors="replace")
@@ -561,8 +561,8 @@ def status(k: Kenning, target: Target, opts: AutoMemoryOptions) -> dict[str, Any
             st = p.stat()
             if not prev or prev[0] != st.st_mtime_ns or prev[1] != st.st_size:
                 changed.append(p.name)
-    human = person_lines(k, state, parse_index(text), opts)
-    eligible = sum(1 for r in k.store.node_rows(target.filters(k.project))
+    human = person_lines(svc, state, parse_index(text), opts)
+    eligible = sum(1 for r in svc.store.node_rows(target.filters(svc.project))
                    if r[4] >= opts.min_confidence)
     return {
         "dir": str(target.dir), "scope": target.label, "exists": target.dir.is_dir(),

@@ -20,7 +20,7 @@ from kenning.errors import ValidationError
 from kenning.models import Filters, Scope, iso
 
 if TYPE_CHECKING:
-    from kenning.facade import Kenning
+    from kenning.automemory.service import AutoMemoryService
 
 SCOPES = (Scope.PROJECT, Scope.LOCAL, Scope.USER)
 
@@ -68,13 +68,13 @@ def _dirs_on_disk(project_dir: Path, env: Mapping[str, str] | None) -> dict[tupl
     return out
 
 
-def list_scopes(k: Kenning, project_dir: Path, env: Mapping[str, str] | None = None
+def list_scopes(svc: AutoMemoryService, project_dir: Path, env: Mapping[str, str] | None = None
                 ) -> list[dict[str, Any]]:
     """Every (scope, agent) known from the store, from directories on disk or from agent
     definitions: its directory, whether MEMORY.md exists and how many memories it holds."""
     counts: dict[tuple[Scope, str], int] = {}
     for scope in SCOPES:
-        for m in k.store.list(Filters(project=k.project, scopes=(scope,)), limit=None):
+        for m in svc.store.list(Filters(project=svc.project, scopes=(scope,)), limit=None):
             if m.agent:
                 counts[(m.scope, m.agent)] = counts.get((m.scope, m.agent), 0) + 1
     on_disk = _dirs_on_disk(project_dir, env)
@@ -99,7 +99,7 @@ def list_scopes(k: Kenning, project_dir: Path, env: Mapping[str, str] | None = N
     return out
 
 
-def transfer(k: Kenning, from_scope: str, to_scope: str, min_confidence: float = 0.8
+def transfer(svc: AutoMemoryService, from_scope: str, to_scope: str, min_confidence: float = 0.8
              ) -> dict[str, Any]:
     """Copy the memories of one agent scope with confidence >= ``min_confidence`` into another,
     keeping type, topic, category, tags and confidence, with where they came from in metadata.
@@ -109,10 +109,10 @@ def transfer(k: Kenning, from_scope: str, to_scope: str, min_confidence: float =
     if (src_scope, src_agent) == (dst_scope, dst_agent):
         raise ValidationError("transfer needs two different scopes")
     threshold = v.confidence(min_confidence)
-    source = [m for m in k.store.list(
-        Filters(project=k.project, scopes=(src_scope,), agent=src_agent), limit=None,
+    source = [m for m in svc.store.list(
+        Filters(project=svc.project, scopes=(src_scope,), agent=src_agent), limit=None,
         newest_first=False) if m.confidence >= threshold]
-    now = k.clock()
+    now = svc.clock()
     items = [{
         "text": m.content, "summary": m.summary, "type": m.type, "topic": m.topic,
         "category": m.category, "tags": list(m.tags), "source": m.source,
@@ -121,7 +121,7 @@ def transfer(k: Kenning, from_scope: str, to_scope: str, min_confidence: float =
                      "transfer": {"from": scope_label(src_scope, src_agent), "memory_id": m.id,
                                   "at": iso(now)}},
     } for m in source]
-    stored = k.remember_many(items) if items else []
+    stored = svc.remember_many(items) if items else []
     new = sum(1 for m in stored if m.is_new)
     return {
         "from": scope_label(src_scope, src_agent), "to": scope_label(dst_scope, dst_agent),

@@ -1,0 +1,270 @@
+"""Reading and recall behind the facade: fetching memories, filtering them, hybrid recall and
+keeping the vector index current.
+
+``ranking.py`` is the pure scoring; ``RecallService`` is what gathers the candidates for it (the
+store's keyword search and, with an embedder, its vector search), loads the memories with their
+confidence as of now and ranks them with ``ranking``. ``Kenning`` keeps the public methods with
+their signatures and documentation and builds a service on each call with the store, project,
+clock, embedder and weights it has at that moment. What must outlive one call (the store
+watermark the vector index was last checked at, the progress callback, the background worker)
+stays on the facade: the service reads and replaces it through the small callables it is given.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Literal
+
+from kenning import validation as v
+from kenning.errors import NotFoundError, ValidationError
+from kenning.ids import looks_like_id
+from kenning.models import Filters, Hit, LinkType, Memory, MemoryType, Scope
+from kenning.ranking import RankWeights, contenders, final_scores, fuse, intent_types
+from kenning.times import to_ms
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+
+    from kenning.embed import Embedder
+    from kenning.graph.traversal import Reached
+    from kenning.store.base import Store
+
+Mode = Literal["hybrid", "keyword", "vector"]
+Progress = Callable[[int, int], None]
+CONTEXT_MIN_CONFIDENCE = 0.3  # path confidence for a memory to count as connected to a context
+
+
+class RecallService:
+    """Memories by id or prefix, filtered listings and counts, hybrid recall, and the upkeep
+    of the vector index recall searches.
+
+    Every dependency is explicit: the store, the project and clock, the embedder (or None)
+    and the ranking weights; ``live`` (a memory's confidence as of a time) and
+    ``neighbourhood`` (memories near one memory, for contextual recall) are facade operations
+    owned by other parts; ``worker`` gives the facade's background thread, and
+    ``indexed_at`` / ``set_indexed_at`` / ``on_progress`` read and replace the index state
+    the facade keeps across calls."""
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        project: str,
+        clock: Callable[[], int],
+        embedder: Embedder | None,
+        weights: RankWeights,
+        live: Callable[[Memory, int | None], Memory],
+        neighbourhood: Callable[[str, int, float], dict[str, Reached]],
+        worker: Callable[[], ThreadPoolExecutor],
+        indexed_at: Callable[[], str | None],
+        set_indexed_at: Callable[[str | None], None],
+        on_progress: Callable[[], Progress | None],
+    ) -> None:
+        self.store = store
+        self.project = project
+        self.clock = clock
+        self.embedder = embedder
+        self.weights = weights
+        self.live = live
+        self.neighbourhood = neighbourhood
+        self.worker = worker
+        self.indexed_at = indexed_at
+        self.set_indexed_at = set_indexed_at
+        self.on_progress = on_progress
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def get(self, memory_id: str) -> Memory:
+        """The memory with this id or unique id prefix (6 characters or more), as of now."""
+        if not isinstance(memory_id, str) or not memory_id.strip():
+            raise ValidationError("memory id is empty")
+        key = memory_id.strip().upper()
+        found = self.store.get_many([key]).get(key)
+        if found is not None:
+            return self.live(found, None)
+        if not looks_like_id(key) and len(key) >= 6:
+            matches = self.store.resolve_prefix(key, limit=2)
+            if len(matches) == 1:
+                return self.live(self.store.get_many(matches)[matches[0]], None)
+            if len(matches) > 1:
+                raise ValidationError(f"id prefix {memory_id!r} is ambiguous; give more of it")
+        raise NotFoundError(f"no memory with id {memory_id!r}")
+
+    def filters(
+        self,
+        *,
+        types: Sequence[MemoryType | str] | MemoryType | str | None = None,
+        topic: str | None = None,
+        since: object = None,
+        until: object = None,
+        scope: Sequence[Scope | str] | Scope | str | None = None,
+        agent: str | None = None,
+    ) -> Filters:
+        """The store filters for this project from checked user input (times may be relative
+        to the clock's now)."""
+        now = self.clock()
+        if isinstance(types, str | MemoryType):
+            types = [types]
+        if isinstance(scope, str | Scope):
+            scope = [scope]
+        return Filters(
+            project=self.project,
+            types=tuple(v.memory_type(t) for t in types) if types else None,
+            topic=v.topic(topic),
+            since=None if since is None else to_ms(since, now, name="since"),
+            until=None if until is None else to_ms(until, now, name="until"),
+            scopes=tuple(v.scope(s) for s in scope) if scope else None,
+            agent=v.agent(agent),
+        )
+
+    def list(
+        self,
+        *,
+        types: Sequence[MemoryType | str] | MemoryType | str | None = None,
+        topic: str | None = None,
+        since: object = None,
+        until: object = None,
+        scope: Sequence[Scope | str] | Scope | str | None = None,
+        agent: str | None = None,
+        limit: int | None = 50,
+        offset: int = 0,
+        newest_first: bool = True,
+    ) -> builtins.list[Memory]:
+        """One page of the matching memories, each with its confidence as of now."""
+        f = self.filters(
+            types=types, topic=topic, since=since, until=until, scope=scope, agent=agent
+        )
+        if limit is not None:
+            v.positive_int(limit, "limit", 100_000)
+        now = self.clock()
+        return [self.live(m, now) for m in
+                self.store.list(f, limit=limit, offset=offset, newest_first=newest_first)]
+
+    def count(
+        self,
+        *,
+        types: Sequence[MemoryType | str] | MemoryType | str | None = None,
+        topic: str | None = None,
+        since: object = None,
+        until: object = None,
+        scope: Sequence[Scope | str] | Scope | str | None = None,
+        agent: str | None = None,
+    ) -> int:
+        """How many memories match the filters."""
+        f = self.filters(
+            types=types, topic=topic, since=since, until=until, scope=scope, agent=agent
+        )
+        return self.store.count(f)
+
+    def recall(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        types: Sequence[MemoryType | str] | MemoryType | str | None = None,
+        topic: str | None = None,
+        since: object = None,
+        until: object = None,
+        scope: Sequence[Scope | str] | Scope | str | None = None,
+        agent: str | None = None,
+        explain: bool = False,
+        mode: Mode = "hybrid",
+        track: bool = True,
+        context: str | None = None,
+    ) -> builtins.list[Hit]:
+        """The ``k`` best memories for ``query`` within the filters: keyword and vector
+        candidates fused, narrowed to the contenders, then ranked with the memories' live
+        confidence, recency, outcome, supersession, PageRank (once computed) and closeness to
+        ``context``; returned memories count as accessed when ``track``."""
+        if not isinstance(query, str) or not query.strip():
+            raise ValidationError("query is empty")
+        v.positive_int(k, "k", 1000)
+        if mode not in ("hybrid", "keyword", "vector"):
+            raise ValidationError(f"unknown mode {mode!r}: use hybrid, keyword or vector")
+        f = self.filters(
+            types=types, topic=topic, since=since, until=until, scope=scope, agent=agent
+        )
+        pool = max(100, 5 * k)
+        keyword: builtins.list[tuple[str, float]] = []
+        vector: builtins.list[tuple[str, float]] = []
+        want_keyword = mode != "vector" or self.embedder is None
+        if mode != "keyword" and self.embedder is not None:
+            self.ensure_index()
+            # The keyword search runs while the model embeds the query (both release the GIL).
+            pending = self.worker().submit(self.store.keyword_search, query, f, pool) \
+                if want_keyword else None
+            qvec = self.embedder.embed([query.strip()])[0]
+            vector = self.store.vector_search(qvec, self.embedder.id, f, pool)
+            keyword = pending.result() if pending else []
+        elif want_keyword:
+            keyword = self.store.keyword_search(query, f, pool)
+        fused = fuse(keyword, vector, self.weights)
+        near = None
+        if context is not None:
+            anchor = self.get(context)
+            near = {mid: r.confidence for mid, r in
+                    self.neighbourhood(anchor.id, 2, CONTEXT_MIN_CONFIDENCE).items()}
+        use_graph = self.store.get_meta("graph_computed_at") is not None
+        head = contenders(fused, k, self.weights, graph=use_graph, context=near is not None)
+        fused = {mid: fused[mid] for mid in head}
+        now = self.clock()
+        memories = {mid: self.live(m, now) for mid, m in self.store.get_many(head).items()}
+        pagerank = None
+        if use_graph:
+            pagerank = {mid: pr for mid, (pr, _) in self.store.graph_scores(head).items()}
+        superseded = frozenset(
+            ln.to_id for ln in self.store.links_for(head, link_types=[LinkType.EVOLUTION],
+                                                    direction="in")
+            if ln.metadata.get("canonical", ln.relationship) == "supersedes"
+        )
+        ranked = final_scores(fused, memories, now, self.weights, intent_types(query),
+                              pagerank=pagerank, context=near, superseded=superseded)[:k]
+        hits = [Hit(memories[m], score, parts if explain else None) for m, score, parts in ranked]
+        if track and hits:
+            self.store.record_access([h.memory.id for h in hits], now)
+        return hits
+
+    # -- vectors -------------------------------------------------------------------------------
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray | None:
+        """Vectors for ``texts`` from the embedder; None without one or without texts."""
+        if self.embedder is None or not texts:
+            return None
+        return self.embedder.embed(builtins.list(texts))
+
+    def ensure_index(self) -> None:
+        """Embed the memories still without a vector from the current embedder, checked once
+        per store change (the watermark is remembered on the facade between calls)."""
+        assert self.embedder is not None
+        mark = self.store.watermark()
+        if mark == self.indexed_at():
+            return
+        if self.store.count_missing_vectors(self.embedder.id):
+            self.reindex(progress=self.on_progress())
+            mark = self.store.watermark()
+        self.set_indexed_at(mark)
+
+    def reindex(self, *, progress: Progress | None = None, batch: int = 256) -> int:
+        """Embed, ``batch`` at a time, every memory missing a vector from the current
+        embedder, then drop other embedders' vectors; how many were embedded."""
+        if self.embedder is None:
+            raise ValidationError("no embedding model is installed: nothing to re-index")
+        total = self.store.count_missing_vectors(self.embedder.id)
+        done = 0
+        if progress:
+            progress(0, total)
+        while True:
+            todo = self.store.missing_vectors(self.embedder.id, batch)
+            if not todo:
+                break
+            vecs = self.embedder.embed([t for _, t in todo])
+            self.store.put_vectors(self.embedder.id, [(mid, vecs[i]) for i, (mid, _) in
+                                                      enumerate(todo)])
+            done += len(todo)
+            if progress:
+                progress(done, max(total, done))
+        self.store.drop_other_vectors(self.embedder.id)
+        return done

@@ -1,0 +1,102 @@
+"""The store's state at a glance, behind the facade: what ``kenning doctor`` and the dashboard
+show (where the store is, its engine and schema, the embedder or why there is none, counts,
+recent errors, and the Claude Code hooks' journal and prompt index).
+
+``Kenning.status`` keeps its signature and documentation and builds a ``StatusService`` on each
+call with the store, project and embedder it has at that moment.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from kenning.embed import MINILM_ID
+from kenning.models import Filters, iso
+
+if TYPE_CHECKING:
+    from kenning.embed import Embedder
+    from kenning.store.base import Store
+
+
+class StatusService:
+    """A report on one store for one project.
+
+    Every dependency is explicit: the store, the project, the embedder (or None) and
+    ``journal_dir`` (where the hooks journal for this store, owned by the session side)."""
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        project: str,
+        embedder: Embedder | None,
+        journal_dir: Callable[[], str],
+    ) -> None:
+        self.store = store
+        self.project = project
+        self.embedder = embedder
+        self.journal_dir = journal_dir
+
+    def status(self) -> dict[str, Any]:
+        """Location, engine, schema version, project, embedder (or the reason it is missing
+        and the keyword fallback), counts, vectors still to embed, recent errors, hooks."""
+        from kenning.embed import EmbedderUnavailable, find_minilm
+        from kenning.errorlog import log_path, recent_errors
+
+        stats = self.store.stats()
+        emb: dict[str, Any]
+        if self.embedder is not None:
+            emb = {"id": self.embedder.id, "dim": self.embedder.dim, "available": True}
+        else:
+            try:
+                find_minilm()
+                reason = "disabled (KENNING_EMBEDDER=none)"
+            except EmbedderUnavailable as exc:
+                reason = str(exc)
+            emb = {"id": None, "available": False, "reason": reason,
+                   "fallback": "keyword recall (FTS5 BM25)" if self.store.engine == "sqlite"
+                   else "keyword recall (tsvector ts_rank)"}
+        missing = (
+            self.store.count_missing_vectors(self.embedder.id)
+            if self.embedder is not None else None
+        )
+        return {
+            "store": self.store.location,
+            "engine": self.store.engine,
+            "schema_version": self.store.schema_version(),
+            "project": self.project,
+            "embedder": emb,
+            "memories": stats["memories"],
+            "memories_by_type": stats["by_type"],
+            "project_memories": self.store.count(Filters(project=self.project)),
+            "links": stats["links"],
+            "vectors": stats["vectors"],
+            "vectors_missing": missing,
+            "redactions": stats["redactions"],
+            "size_bytes": stats["size_bytes"],
+            "error_log": str(log_path()),
+            "recent_errors": recent_errors(5),
+            "default_model": MINILM_ID,
+            "hooks": self.hook_status(),
+            **({"postgres": stats["postgres"]} if "postgres" in stats else {}),
+        }
+
+    def hook_status(self) -> dict[str, Any]:
+        """The hooks' side of the store: bytes of journal not yet ingested, whether the prompt
+        index is missing, current or stale, and when a session last started or ended."""
+        from kenning.hooks import journal, pindex
+
+        directory = self.journal_dir()
+        pending = 0
+        if os.path.isdir(directory):
+            pending = sum(os.path.getsize(os.path.join(directory, n)) for n in os.listdir(directory)
+                          if n == journal.FILE or n.startswith("claimed-"))
+        path = pindex.index_path(directory)
+        state = "missing"
+        if os.path.exists(path):
+            state = "current" if pindex.load(path, self.store.location) is not None else "stale"
+        last = self.store.session_events(kinds=["start", "end"], limit=1, newest_first=True)
+        return {"journal": directory, "journal_pending_bytes": pending,
+                "prompt_index": state, "last_session_event": iso(last[0].at_ms) if last else None}

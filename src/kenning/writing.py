@@ -1,0 +1,365 @@
+"""Writing memories behind the facade: remember (one or many), update, outcome and forget.
+
+``WritingService`` holds what ``Kenning``'s writing methods do; the facade keeps their signatures
+and documentation and builds a service on each call with the store, project, clock and embedder it
+has at that moment. Every write goes through the same steps: validate, redact secrets, then store;
+new memories also get their explicit, inferred and automatic links in the same transaction.
+
+``update`` reads its fields from one table (``UPDATABLE``): each field name maps to how its value
+is checked and what it changes, so adding a field is one line and the checks run in the order the
+caller gave the fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from kenning import validation as v
+from kenning.errors import ValidationError
+from kenning.graph.linking import (
+    EXPLICIT_CONFIDENCE,
+    EXPLICIT_PARAMS,
+    FREE_CONFIDENCE,
+    LinkSpec,
+    auto_link_batch,
+    inferred_evolution,
+    make_link,
+    pop_spec,
+)
+from kenning.ids import new_id
+from kenning.models import (
+    BASE_CONFIDENCE,
+    DEFAULT_CATEGORY,
+    DEFAULT_CONFIDENCE,
+    CreatedBy,
+    Link,
+    LinkType,
+    Memory,
+    MemoryType,
+    OutcomeStatus,
+    Scope,
+)
+from kenning.redact import redact, redact_obj
+from kenning.relations import table_lookup
+from kenning.text import content_hash, embedding_text, make_summary
+from kenning.times import to_ms
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from kenning.embed import Embedder
+    from kenning.graph.rules import LinkRules
+    from kenning.relations import RelationshipResolver
+    from kenning.store.base import Store
+
+
+# -- update: one table of the fields that can change ---------------------------------------------
+
+@dataclass
+class Edit:
+    """One update being assembled: the memory as stored, the field names the caller gave (after
+    ``text`` became ``content``), the changes so far and how many secrets were redacted."""
+
+    current: Memory
+    asked: Collection[str]
+    project: str
+    max_content_chars: int
+    changes: dict[str, Any] = field(default_factory=dict)
+    redactions: int = 0
+
+
+Setter = Callable[[Edit, str, Any], None]
+
+
+def _checked(check: Callable[[Any], Any]) -> Setter:
+    """A field stored as its check returns it (no free text, so nothing to redact)."""
+    def put(edit: Edit, key: str, value: Any) -> None:
+        edit.changes[key] = check(value)
+    return put
+
+
+def _redacted_text(check: Callable[[Any], str | None]) -> Setter:
+    """An optional free-text field: checked, redacted, and None when it ends up empty."""
+    def put(edit: Edit, key: str, value: Any) -> None:
+        red = redact(check(value) or "")
+        edit.redactions += red.count
+        edit.changes[key] = red.text or None
+    return put
+
+
+def _content(edit: Edit, key: str, value: Any) -> None:
+    """New text: redacted and re-hashed; a summary that was derived from the old text (and is
+    not being set in the same update) is derived again from the new one."""
+    red = redact(v.content(value, edit.max_content_chars))
+    edit.redactions += red.count
+    edit.changes["content"] = red.text
+    edit.changes["content_hash"] = content_hash(red.text)
+    current = edit.current
+    if "summary" not in edit.asked and current.summary == make_summary(current.content):
+        edit.changes["summary"] = make_summary(red.text)
+
+
+def _summary(edit: Edit, key: str, value: Any) -> None:
+    """A summary; an empty one is derived from the text as changed so far in this update."""
+    body = edit.changes.get("content", edit.current.content)
+    red = redact(v.summary(value) or make_summary(body))
+    edit.redactions += red.count
+    edit.changes["summary"] = red.text
+
+
+def _metadata(edit: Edit, key: str, value: Any) -> None:
+    """Metadata, with secrets redacted anywhere inside it."""
+    meta, count = redact_obj(v.metadata(value))
+    edit.redactions += count
+    edit.changes["metadata"] = meta
+
+
+def _scope(edit: Edit, key: str, value: Any) -> None:
+    """A scope; user-scope memories belong to no project, the others to their own (or this)."""
+    scope = v.scope(value)
+    edit.changes["scope"] = scope
+    edit.changes["project"] = "" if scope is Scope.USER else (
+        edit.current.project or edit.project
+    )
+
+
+def _outcome(edit: Edit, key: str, value: Any) -> None:
+    """An outcome, or None to clear it."""
+    edit.changes["outcome"] = None if value is None else v.outcome(value)
+
+
+def _outcome_reason(edit: Edit, key: str, value: Any) -> None:
+    """Why it turned out so: checked like a source and redacted; None clears it. Unlike
+    ``source``, a blank reason is stored as an empty string, not None."""
+    if value is None:
+        edit.changes["outcome_reason"] = None
+        return
+    reason = redact(v.source(value) or "")
+    edit.redactions += reason.count
+    edit.changes["outcome_reason"] = reason.text
+
+
+UPDATABLE: dict[str, Setter] = {
+    "content": _content,
+    "summary": _summary,
+    "topic": _redacted_text(v.topic),
+    "type": _checked(v.memory_type),
+    "category": _checked(v.category),
+    "tags": _checked(v.tags),
+    "source": _redacted_text(v.source),
+    "confidence": _checked(v.confidence),
+    "metadata": _metadata,
+    "scope": _scope,
+    "agent": _checked(v.agent),
+    "outcome": _outcome,
+    "outcome_reason": _outcome_reason,
+}
+"""The fields ``update`` can change, each with how its value is checked and stored."""
+
+
+# -- the service --------------------------------------------------------------------------------
+
+class WritingService:
+    """What writing a memory does: validation, redaction, links made at remember time,
+    embeddings, updates and deletion.
+
+    Built per call by ``Kenning`` from exactly what it uses: the store, the project, the clock,
+    the embedder (or None), the content limit, the automatic link rules and whether they apply,
+    and the facade's own operations it leans on (get, embedding texts, the relationship words in
+    use and the relationship resolver, the last one asked for only when a link needs it)."""
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        project: str,
+        clock: Callable[[], int],
+        embedder: Embedder | None,
+        max_content_chars: int,
+        link_rules: LinkRules,
+        auto_link: bool,
+        get: Callable[[str], Memory],
+        embed: Callable[[Sequence[str]], np.ndarray | None],
+        known_relationships: Callable[[], dict[str, str]],
+        relations: Callable[[], RelationshipResolver],
+    ) -> None:
+        self.store = store
+        self.project = project
+        self.clock = clock
+        self.embedder = embedder
+        self.max_content_chars = max_content_chars
+        self.link_rules = link_rules
+        self.auto_link = auto_link
+        self._get = get
+        self._embed = embed
+        self._known_relationships = known_relationships
+        self._relations = relations
+
+    def prepare(
+        self,
+        text: str,
+        *,
+        type: MemoryType | str = MemoryType.INSIGHT,
+        topic: str | None = None,
+        summary: str | None = None,
+        category: str | None = None,
+        tags: Iterable[str] | str = (),
+        source: str | None = None,
+        confidence: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        created_at: object = None,
+        scope: Scope | str = Scope.PROJECT,
+        agent: str | None = None,
+    ) -> tuple[Memory, int]:
+        """Validate, redact and build a Memory; returns it with the number of redactions."""
+        now = self.clock()
+        mtype = v.memory_type(type)
+        body = v.content(text, self.max_content_chars)
+        red = redact(body)
+        red_summary = redact(v.summary(summary) or "")
+        meta, meta_count = redact_obj(v.metadata(dict(metadata) if metadata else None))
+        red_topic = redact(v.topic(topic) or "")
+        red_source = redact(v.source(source) or "")
+        mscope = v.scope(scope)
+        created = now if created_at is None else to_ms(created_at, now, name="created_at")
+        conf = (
+            v.confidence(confidence)
+            if confidence is not None
+            else DEFAULT_CONFIDENCE.get(mtype, BASE_CONFIDENCE)
+        )
+        memory = Memory(
+            id=new_id(max(0, created)),
+            type=mtype,
+            topic=red_topic.text or None,
+            summary=red_summary.text or make_summary(red.text),
+            content=red.text,
+            category=v.category(category) if category else DEFAULT_CATEGORY[mtype],
+            tags=v.tags(tags),
+            source=red_source.text or None,
+            confidence=conf,
+            outcome=None,
+            outcome_reason=None,
+            project="" if mscope is Scope.USER else self.project,
+            scope=mscope,
+            agent=v.agent(agent),
+            created_at=created,
+            updated_at=now,
+            last_accessed_at=None,
+            access_count=0,
+            content_hash=content_hash(red.text),
+            metadata=meta,  # type: ignore[arg-type]
+        )
+        count = red.count + red_summary.count + meta_count + red_topic.count + red_source.count
+        return memory, count
+
+    def remember(self, text: str, **fields: Any) -> Memory:
+        """One memory: a batch of one."""
+        return self.remember_many([{"text": text, **fields}])[0]
+
+    def remember_many(self, items: Iterable[Mapping[str, Any]]) -> list[Memory]:
+        """Validate every item first (an error names the item when there are several), then
+        make the links, embed all texts in one pass and insert everything in one transaction."""
+        items = list(items)
+        prepared: list[Memory] = []
+        specs: list[LinkSpec] = []
+        redactions = 0
+        for n, item in enumerate(items):
+            fields = dict(item)
+            text = fields.pop("text", None)
+            where = f"item {n}: " if len(items) > 1 else ""
+            if text is None:
+                raise ValidationError(f"{where}missing 'text'")
+            try:
+                spec = pop_spec(fields)
+                if spec.reason:
+                    spec.reason = redact(spec.reason).text
+                    fields["metadata"] = {**(fields.get("metadata") or {}), "reason": spec.reason}
+                memory, count = self.prepare(text, **fields)
+            except (TypeError, ValidationError) as exc:
+                if isinstance(exc, TypeError) and "argument" not in str(exc):
+                    raise
+                raise ValidationError(f"{where}{exc}") from exc
+            prepared.append(memory)
+            specs.append(spec)
+            redactions += count
+        if not prepared:
+            return []
+        now = self.clock()
+        links = self.explicit_links(prepared, specs, now)
+        vectors = self._embed([embedding_text(m.topic, m.summary, m.content) for m in prepared])
+        embedder_id = self.embedder.id if self.embedder else None
+        if self.auto_link:
+            links += inferred_evolution(self.store, self.project, prepared, specs, vectors,
+                                        embedder_id, now, self._embed)
+            lineage = frozenset(ln.from_id for ln in links
+                                if ln.link_type is LinkType.EVOLUTION)
+            links += auto_link_batch(self.store, self.project, prepared, vectors, embedder_id,
+                                     self.link_rules, now, lineage)
+        return self.store.insert(prepared, vectors, embedder_id, redactions, links)
+
+    def explicit_links(
+        self, prepared: Sequence[Memory], specs: Sequence[LinkSpec], now: int
+    ) -> list[Link]:
+        """Links named at remember time; every target must exist (else nothing is written)."""
+        out: list[Link] = []
+        for m, spec in zip(prepared, specs, strict=True):
+            for target, rel_word, why, tags in spec.explicit:
+                target_id = self._get(target).id
+                # Store words matter only when the table does not know the word.
+                known = {} if table_lookup(rel_word) else self._known_relationships()
+                rel = self._relations().resolve(rel_word, known)
+                conf = EXPLICIT_CONFIDENCE if rel_word in EXPLICIT_PARAMS else FREE_CONFIDENCE
+                created_by = CreatedBy.USER if rel_word in EXPLICIT_PARAMS else CreatedBy.LLM
+                out.append(make_link(
+                    m.id, target_id, rel, confidence=conf, created_by=created_by, now_ms=now,
+                    reason=redact(why).text if why else None, tags=tags,
+                ))
+        return out
+
+    def update(self, memory_id: str, **fields: Any) -> Memory:
+        """Apply the fields in the order given, each through its entry in ``UPDATABLE`` (an
+        unknown name fails where it stands); nothing is written unless all pass. Text changes
+        are re-embedded; the confidence is stored as of now because decay restarts from the new
+        ``updated_at``."""
+        current = self._get(memory_id)
+        if "text" in fields:
+            fields["content"] = fields.pop("text")
+        edit = Edit(current, fields, self.project, self.max_content_chars)
+        for key, value in fields.items():
+            put = UPDATABLE.get(key)
+            if put is None:
+                raise ValidationError(f"cannot update {key!r}")
+            put(edit, key, value)
+        changes = edit.changes
+        if not changes:
+            return current
+        changes["updated_at"] = self.clock()
+        # Moving updated_at restarts decay from here: store the confidence as of now.
+        changes.setdefault("confidence", current.confidence)
+        vector = None
+        if {"content", "summary", "topic"} & changes.keys() and self.embedder is not None:
+            merged = replace(current, **{k: changes[k] for k in ("content", "summary", "topic")
+                                         if k in changes})
+            vector = self._embed([embedding_text(merged.topic, merged.summary, merged.content)])
+        updated = self.store.update(
+            current.id,
+            changes,
+            None if vector is None else vector[0],
+            self.embedder.id if self.embedder else None,
+            edit.redactions,
+        )
+        if "confidence" in fields:
+            self.store.adjust_confidence([(updated.id, 0.0, "set")], changes["updated_at"])
+        return updated
+
+    def outcome(self, memory_id: str, status: OutcomeStatus | str, reason: str | None) -> Memory:
+        """An update of the outcome (checked here first) and its reason."""
+        return self.update(memory_id, outcome=v.outcome(status), outcome_reason=reason)
+
+    def forget(self, memory_id: str) -> Memory:
+        """Delete the memory (by id or unique prefix) and return it as it was."""
+        memory = self._get(memory_id)
+        self.store.delete(memory.id)
+        return memory
