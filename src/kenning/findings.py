@@ -5,17 +5,16 @@ files), else a lock file next to the store."""
 
 from __future__ import annotations
 
-import os
 import re
-import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kenning import validation as v
 from kenning.errors import ValidationError
+from kenning.filelock import FileLock
 from kenning.insights import episode, episode_of, in_scope
 from kenning.models import Filters, Hit, Memory, MemoryType
 from kenning.paths import data_dir
@@ -55,36 +54,13 @@ def lock_file(store_location: str) -> Path:
     return d / "findings.lock"
 
 
-@contextmanager
-def exclusive(path: Path) -> Iterator[None]:
-    """Hold an exclusive OS lock on ``path`` (blocks until free; released on exit or crash)."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-            import msvcrt
-
-            msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
-        else:
-            import fcntl
-
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        if sys.platform == "win32":  # pragma: no cover
-            import msvcrt
-
-            os.lseek(fd, 0, os.SEEK_SET)
-            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-        os.close(fd)
-
-
 def lock(store: Any) -> AbstractContextManager[None]:
     """The lock that serialises findings on ``store``: its ``exclusive("findings")`` when it
     has one (PostgreSQL: an advisory lock every machine sees), else the lock file beside it."""
     store_lock = getattr(store, "exclusive", None)
     if store_lock is not None:
         return store_lock("findings")
-    return exclusive(lock_file(store.location))
+    return FileLock(lock_file(store.location))
 
 
 def merged_sources(existing: object, new: str) -> list[str]:

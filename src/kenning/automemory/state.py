@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -14,6 +12,7 @@ from typing import Any
 
 from kenning.automemory.files import sha
 from kenning.errors import KenningError
+from kenning.filelock import FileLock
 from kenning.paths import data_dir
 from kenning.store.base import Store
 
@@ -60,30 +59,14 @@ def fingerprint(path: Path, digest: str) -> list[Any]:
 
 @contextlib.contextmanager
 def dir_lock(directory: Path, timeout_s: float) -> Iterator[None]:
-    """One bridge writer per memory directory across processes (an flock in Kenning's data
-    dir, never a file in the client's directory)."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: atomic renames still keep every file valid
-        yield
-        return
+    """One bridge writer per memory directory across processes (a lock file in Kenning's data
+    dir, never a file in the client's directory), waiting up to ``timeout_s``."""
     lock_dir = data_dir() / "locks"
     lock_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock_dir / f"automemory-{sha(str(directory))}.lock", os.O_RDWR | os.O_CREAT)
+    lock = FileLock(lock_dir / f"automemory-{sha(str(directory))}.lock")
+    if not lock.acquire(timeout_s):
+        raise KenningError(f"{directory} is busy: another Kenning process is syncing it")
     try:
-        deadline = time.monotonic() + timeout_s
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise KenningError(
-                        f"{directory} is busy: another Kenning process is syncing it") from None
-                time.sleep(0.02)
-        try:
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+        yield
     finally:
-        os.close(fd)
+        lock.release()

@@ -5,9 +5,9 @@ import _struct
 import mmap
 import os
 
-from kenning import indexformat as F
 from kenning.hooks import inject, locate
 from kenning.hooks.inject import CANDIDATES, COMMON_FRACTION, COMMON_FROM, MAX_TERMS, PROMPT_CHARS
+from kenning.promptindex import format as F
 from kenning.words import query_terms
 
 FILE = "prompt-index.bin"

@@ -1,4 +1,4 @@
-"""The prompt index's format and term handling, shared by its writer (``kenning.promptindex``)
+"""The prompt index's format and term handling, shared by its writer (``promptindex.writer``)
 and its reader in the prompt hook, which must import nothing heavier than this."""
 
 from kenning.words import words

@@ -15,8 +15,8 @@ import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kenning import indexformat as F
-from kenning.indexformat import terms_of
+from kenning.promptindex import format as F
+from kenning.promptindex.format import terms_of
 
 HEADER = struct.Struct(F.HEADER)
 SLOT = struct.Struct(F.SLOT)

@@ -1,0 +1,20 @@
+"""The prompt index, the file the per-prompt hook reads instead of the store: ``writer`` builds
+it (``build``, ``Entry``), ``format`` holds its binary layout and term handling, and the hook's
+reader is ``kenning.hooks.pindex``.
+
+The prompt hook imports this package on its way to ``format``, so it imports nothing itself
+(not even ``typing``): the writer's names are loaded on first use."""
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kenning.promptindex.writer import FIELD_WEIGHTS, K1, B, Entry, build
+
+__all__ = ["FIELD_WEIGHTS", "K1", "B", "Entry", "build"]
+
+
+def __getattr__(name: str) -> object:
+    if name in __all__:
+        from kenning.promptindex import writer
+
+        return getattr(writer, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
