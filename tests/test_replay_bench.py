@@ -300,6 +300,7 @@ def test_a_story_replays_through_the_real_hook_processes(tmp_path: Path) -> None
 def test_session_end_work_left_running_is_waited_for(tmp_path: Path) -> None:
     """A detached child of a hook carries the story's token, so the replay waits for it."""
     import subprocess
+    import threading
 
     from replaykit.runner import hook_env, processes_with
 
@@ -307,6 +308,10 @@ def test_session_end_work_left_running_is_waited_for(tmp_path: Path) -> None:
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], env=env,
                              start_new_session=True)
     try:
+        for _ in range(200):  # until the child has exec'd and its environment can be read
+            if child.pid in processes_with("tok-123"):
+                break
+            threading.Event().wait(0.05)
         assert child.pid in processes_with("tok-123")
         assert child.pid not in processes_with("tok-999")
     finally:

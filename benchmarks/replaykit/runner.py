@@ -181,9 +181,12 @@ class StoryReplay:
         return "\n".join(c for c in contexts if c)
 
     def settle(self) -> None:
-        """Wait until no process started by this story's hooks is still running."""
+        """Wait until no process started by this story's hooks is still running (seen so on
+        two looks 50 ms apart: a process in the middle of exec can show no environment)."""
         deadline = time.monotonic() + SETTLE_TIMEOUT_S
-        while processes_with(self.token) and time.monotonic() < deadline:
+        quiet = 0
+        while quiet < 2 and time.monotonic() < deadline:
+            quiet = 0 if processes_with(self.token) else quiet + 1
             time.sleep(0.05)
 
     # -- the story ----------------------------------------------------------------------------
