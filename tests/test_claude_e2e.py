@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kenning.keys import project_key
+from kenning.places.keys import project_key
 from tests.claude_harness import fake_model, find_claude, run_claude, session_requests, texts
 
 CLAUDE = find_claude()

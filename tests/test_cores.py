@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from kenning.errors import ValidationError
-from kenning.ids import id_time_ms, looks_like_id, new_id
+from kenning.ids import looks_like_id, new_id
 from kenning.models import MemoryType
-from kenning.paths import data_dir, default_db_path, git_root, project_key, project_root
+from kenning.places.paths import data_dir, default_db_path, git_root, project_key, project_root
 from kenning.ranking import (
     RankWeights,
     contenders,
@@ -30,7 +30,8 @@ DAY = 86_400_000
 
 def test_ids_encode_time_and_sort() -> None:
     a, b = new_id(NOW), new_id(NOW + 1)
-    assert looks_like_id(a) and a < b and id_time_ms(a) == NOW
+    assert looks_like_id(a) and a < b
+    assert new_id(NOW)[:10] == a[:10] and new_id(NOW + DAY)[:10] > a[:10]  # time is the prefix
     assert len({new_id(NOW) for _ in range(1000)}) == 1000
     with pytest.raises(ValueError):
         new_id(-1)
@@ -133,7 +134,7 @@ def test_git_root_is_the_real_path(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert git_root(link / "sub") == repo.resolve()
     assert project_root(tmp_path) == tmp_path.resolve()
     monkeypatch.chdir(link / "sub")
-    from kenning.paths import current_project
+    from kenning.places.paths import current_project
 
     monkeypatch.delenv("KENNING_PROJECT", raising=False)
     assert current_project() == project_key(repo.resolve())

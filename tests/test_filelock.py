@@ -16,7 +16,7 @@ from kenning.automemory.state import dir_lock
 from kenning.errors import KenningError
 from kenning.filelock import DirLock, FileLock
 from kenning.findings import lock, lock_file
-from kenning.paths import data_dir
+from kenning.places.paths import data_dir
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="holds locks with fcntl")
 

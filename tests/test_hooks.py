@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 
-from kenning import Kenning
-from kenning.hooks import journal
-from kenning.hooks.locate import journal_dir
+from kenning import Kenning, journal
+from kenning.places.lean import journal_dir
 
 HOOK = Path(sys.executable).parent / "kenning-hook"
 KENNING = Path(sys.executable).parent / "kenning"
@@ -55,7 +54,7 @@ def hook(event: str, stdin: str | bytes, env: dict[str, str], *, via_cli: bool =
 
 
 def seeded(env: dict[str, str], project: Path) -> Kenning:
-    from kenning.keys import project_key
+    from kenning.places.keys import project_key
 
     k = Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())), embedder=None)
     k.remember(DECISION, type="decision", topic="ledger_db")
@@ -281,8 +280,7 @@ def test_a_hook_past_its_budget_exits_zero_silently_and_says_so(env, project) ->
 def test_lean_paths_answer_as_kenning_paths(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                             extra: dict[str, str]) -> None:
     """The hooks' os.path copies of data dir, store and project must never drift."""
-    from kenning import paths
-    from kenning.hooks import locate
+    from kenning.places import lean, paths
 
     for name in ("KENNING_HOME", "XDG_DATA_HOME", "KENNING_DB", "KENNING_PROJECT"):
         monkeypatch.delenv(name, raising=False)
@@ -292,6 +290,6 @@ def test_lean_paths_answer_as_kenning_paths(monkeypatch: pytest.MonkeyPatch, tmp
     repo = tmp_path / "we ird.repo" / "sub"
     repo.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", str(repo.parent)], check=True)
-    assert locate.data_dir() == str(paths.data_dir())
-    assert locate.store_location() == str(paths.default_db_path())
-    assert locate.project_for(str(repo)) == paths.project_key(paths.project_root(repo))
+    assert lean.data_dir() == str(paths.data_dir())
+    assert lean.store_location() == str(paths.default_db_path())
+    assert lean.project_for(str(repo)) == paths.project_key(paths.project_root(repo))

@@ -24,11 +24,6 @@ def test_decay_composes_so_materialising_it_changes_nothing() -> None:
     assert once == pytest.approx(twice)
 
 
-def test_access_boosts_after_decay_and_caps() -> None:
-    assert learning.accessed(0.8, 0, 10 * H) == pytest.approx(0.78)
-    assert learning.accessed(0.99, 0, 0, times=3) == 1.0
-
-
 @pytest.mark.parametrize(("steps", "delta"), [
     ([("test", True)], learning.PASS_BOOST),
     ([("command", False)], -learning.FAIL_PENALTY),

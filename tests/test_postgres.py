@@ -431,7 +431,7 @@ def test_prompt_hook_sees_what_this_machine_wrote_since_the_index_was_built(
         pg_dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """As on SQLite: a memory saved mid-session reaches the next prompt (the hook asks the
     server while the index is out of date), and the rebuilt index has it too."""
-    from kenning.keys import project_key
+    from kenning.places.keys import project_key
     from tests.test_hooks import DECISION, context_of, errors, hook, payload
 
     proj = tmp_path / "proj"

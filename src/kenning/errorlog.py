@@ -8,7 +8,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from kenning.paths import data_dir
+from kenning.places.paths import data_dir
 from kenning.times import now_ms
 
 MAX_BYTES = 1_000_000

@@ -30,7 +30,7 @@ from kenning.models import (
     Scope,
     SessionEvent,
 )
-from kenning.paths import current_project, default_db_path
+from kenning.places.paths import current_project, default_db_path
 from kenning.ranking import RankWeights
 from kenning.recall import Mode, Progress, RecallService
 from kenning.relations import RelationshipResolver

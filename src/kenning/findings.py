@@ -17,7 +17,7 @@ from kenning.errors import ValidationError
 from kenning.filelock import FileLock
 from kenning.insights import episode, episode_of, in_scope
 from kenning.models import Filters, Hit, Memory, MemoryType
-from kenning.paths import data_dir
+from kenning.places.paths import data_dir
 from kenning.redact import redact
 from kenning.text import embedding_text, make_summary
 

@@ -20,14 +20,6 @@ def new_id(ms: int) -> str:
     return "".join(reversed(chars))
 
 
-def id_time_ms(memory_id: str) -> int:
-    """The millisecond timestamp encoded in an id."""
-    value = 0
-    for ch in memory_id[:10].upper():
-        value = value * 32 + _ALPHABET.index(ch)
-    return value
-
-
 def looks_like_id(text: str) -> bool:
     """True when ``text`` is shaped like an id (used to tell ids from prefixes)."""
     return len(text) == ID_LENGTH and all(c in _ALPHABET for c in text.upper())

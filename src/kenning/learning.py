@@ -29,16 +29,6 @@ def decayed(confidence: float, since_ms: int, now_ms: int) -> float:
     return max(floor, confidence - DECAY_PER_HOUR * hours)
 
 
-def accessed(confidence: float, since_ms: int, now_ms: int, times: int = 1) -> float:
-    """Confidence after ``times`` accesses at ``now_ms``: decay first, then +0.03 each, capped."""
-    return min(CEILING, decayed(confidence, since_ms, now_ms) + ACCESS_BOOST * times)
-
-
-def adjusted(confidence: float, since_ms: int, now_ms: int, delta: float) -> float:
-    """Confidence after feedback ``delta`` at ``now_ms`` (decay first), kept within [0, 1]."""
-    return min(CEILING, max(0.0, decayed(confidence, since_ms, now_ms) + delta))
-
-
 # Commands whose success says the work is right (a passing test run raises what was injected).
 TEST_COMMANDS = frozenset(
     {"pytest", "tox", "nox", "jest", "vitest", "mocha", "rspec", "phpunit", "ctest"}

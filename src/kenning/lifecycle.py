@@ -141,7 +141,7 @@ class SessionService:
 
     def journal_dir(self) -> str:
         """The directory the hooks journal into for this store."""
-        from kenning.hooks.locate import journal_dir
+        from kenning.places.lean import journal_dir
 
         return journal_dir(self.store.location)
 
@@ -166,7 +166,7 @@ class SessionService:
         when ``KENNING_PROJECT`` pins it)."""
         if os.environ.get("KENNING_PROJECT") or not isinstance(cwd, str) or not cwd:
             return self.project
-        from kenning.paths import project_key, project_root
+        from kenning.places.paths import project_key, project_root
 
         return project_key(project_root(cwd))
 
@@ -174,7 +174,7 @@ class SessionService:
         """Move journalled hook events into the store under the journal's lock: events are
         recorded, subagent reports become findings, pending memories are remembered, and each
         file is deleted only once all of that succeeded."""
-        from kenning.hooks import journal
+        from kenning import journal
 
         directory = self.journal_dir()
         counts = {"files": 0, "events": 0, "new": 0, "unreadable": 0, "remembered": 0,
@@ -345,7 +345,7 @@ class SessionService:
         path = Path(index_path(self.journal_dir()))
         if not force and "://" not in location and load(str(path), location) is not None:
             return {"path": str(path), "fresh": True}
-        from kenning.hooks.locate import read_version, version_file
+        from kenning.places.lean import read_version, version_file
 
         # Read before the data: a write landing meanwhile leaves the index marked stale.
         version = read_version(version_file(location))

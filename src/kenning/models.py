@@ -93,11 +93,6 @@ DEFAULT_CONFIDENCE: dict[MemoryType, float] = {
 BASE_CONFIDENCE = 0.6
 
 
-def ms_to_datetime(ms: int | None) -> datetime | None:
-    """Unix milliseconds to an aware UTC datetime."""
-    return None if ms is None else datetime.fromtimestamp(ms / 1000, tz=UTC)
-
-
 @overload
 def iso(ms: int) -> str: ...
 @overload

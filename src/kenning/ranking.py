@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from kenning import weights as W
 from kenning.models import Memory
 
-DAY_MS = 86_400_000
-
 
 @dataclass(frozen=True)
 class RankWeights:

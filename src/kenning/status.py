@@ -86,7 +86,8 @@ class StatusService:
     def hook_status(self) -> dict[str, Any]:
         """The hooks' side of the store: bytes of journal not yet ingested, whether the prompt
         index is missing, current or stale, and when a session last started or ended."""
-        from kenning.hooks import journal, pindex
+        from kenning import journal
+        from kenning.hooks import pindex
 
         directory = self.journal_dir()
         pending = 0

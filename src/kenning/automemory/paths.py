@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from kenning.errors import ValidationError
-from kenning.keys import project_key
 from kenning.models import Scope
-from kenning.paths import git_root
+from kenning.places.keys import project_key
+from kenning.places.paths import git_root
 from kenning.validation import agent as check_agent
 
 INDEX = "MEMORY.md"
@@ -27,7 +27,7 @@ def claude_config_dir(env: Mapping[str, str] | None = None) -> Path:
 
 
 def client_key(path: str | os.PathLike[str]) -> str:
-    """The client's project key for ``path`` (see ``kenning.keys.project_key``)."""
+    """The client's project key for ``path`` (see ``kenning.places.keys.project_key``)."""
     return project_key(path)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from kenning.automemory.files import sha
 from kenning.errors import KenningError
 from kenning.filelock import FileLock
-from kenning.paths import data_dir
+from kenning.places.paths import data_dir
 from kenning.store.base import Store
 
 

@@ -26,8 +26,8 @@ def _bind(k: Any, root: Path | None) -> None:
     import os
 
     if root is not None and not os.environ.get("KENNING_PROJECT"):
-        from kenning.keys import project_key
-        from kenning.paths import project_root
+        from kenning.places.keys import project_key
+        from kenning.places.paths import project_root
 
         k.project = project_key(project_root(root))
 

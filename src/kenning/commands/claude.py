@@ -24,7 +24,7 @@ def register(app: typer.Typer) -> None:
         """Wire Kenning's hooks and MCP server into Claude Code (idempotent)."""
         from kenning import claudeinit
         from kenning.errors import KenningError
-        from kenning.paths import project_root as find_root
+        from kenning.places.paths import project_root as find_root
 
         root = (project_root or find_root()).resolve()
         try:
@@ -67,7 +67,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Every setting's effective value and where it came from."""
         from kenning import config
-        from kenning.paths import project_root as find_root
+        from kenning.places.paths import project_root as find_root
 
         root = (project_root or find_root()).resolve()
         try:

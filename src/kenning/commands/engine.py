@@ -25,7 +25,7 @@ def register(app: typer.Typer) -> None:
         import sys
 
         from kenning.errors import KenningError
-        from kenning.paths import default_db_path
+        from kenning.places.paths import default_db_path
         from kenning.store.engines import is_dsn, open_store
         from kenning.store.migrate import migrate as run_migration
 

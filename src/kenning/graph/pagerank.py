@@ -85,12 +85,3 @@ def normalise(scores: np.ndarray) -> np.ndarray:
     if not top > 0.0:
         return np.zeros_like(arr)
     return arr / top
-
-
-def top_nodes(scores: np.ndarray, k: int) -> list[int]:
-    """Indices of the ``k`` highest scores, best first, equal scores by ascending index."""
-    arr = np.asarray(scores, dtype=np.float64)
-    if k <= 0 or arr.size == 0:
-        return []
-    order = np.lexsort((np.arange(arr.size), -arr))
-    return [int(i) for i in order[:k]]

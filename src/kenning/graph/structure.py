@@ -14,15 +14,6 @@ from kenning.graph.communities import label_propagation
 from kenning.graph.decay import decayed_many
 from kenning.graph.pagerank import normalise, pagerank
 
-# Edge kinds of the memory graph, each produced by something real, with what produces it.
-EDGE_KINDS = {
-    "reference": "explicit links between memories (supersedes, depends_on, any words)",
-    "similar": "semantic similarity >= threshold (automatic)",
-    "temporal": "same topic within minutes (automatic)",
-    "co-accessed": "recalled together repeatedly (from recall statistics)",
-    "causal": "outcomes and implementations (outcome_of, implements, fixes, caused_by)",
-}
-
 
 @dataclass
 class GraphArrays:

@@ -3,7 +3,9 @@ modules (they run on every prompt and every tool call); session events load the 
 
 import os
 
-from kenning.hooks import fastjson, journal, locate
+from kenning import journal
+from kenning.hooks import fastjson
+from kenning.places import lean
 
 Settings = dict[str, object]
 
@@ -14,7 +16,7 @@ def settings_for(cwd: str | None) -> Settings:
 
     root = None
     if cwd:
-        root = locate.git_root(cwd) or os.path.realpath(cwd)
+        root = lean.git_root(cwd) or os.path.realpath(cwd)
     cfg = config.load(root)
     out = cfg.section("hooks")
     out["auto_memory"] = cfg.section("auto_memory")
@@ -24,8 +26,8 @@ def settings_for(cwd: str | None) -> Settings:
 
 def store_location(settings: Settings) -> str:
     if os.environ.get("KENNING_DB"):
-        return locate.store_location()
-    return str(settings.get("db") or "") or locate.store_location()
+        return lean.store_location()
+    return str(settings.get("db") or "") or lean.store_location()
 
 
 def _event(payload: dict[str, object], project: str, now_ms: int, kind: str,
@@ -47,11 +49,11 @@ def handle(event: str, payload: dict[str, object], settings: Settings, now_ms: i
         if settings["record_tools"]:
             record_tool(payload, cwd, location, now_ms, failed=event == "PostToolUseFailure")
         return ""
-    project = locate.project_for(cwd)
+    project = lean.project_for(cwd)
     if event == "UserPromptSubmit":
         return prompt_submit(payload, settings, project, location, now_ms)
     if event == "Stop":
-        journal.append(locate.journal_dir(location),
+        journal.append(lean.journal_dir(location),
                        [_event(payload, project, now_ms, "stop", {})])
         return ""
     if event == "SubagentStop":
@@ -62,7 +64,7 @@ def handle(event: str, payload: dict[str, object], settings: Settings, now_ms: i
             from kenning.redact import redact  # not a per-prompt path: the full redactor
 
             data["report"] = redact(report[:20_000]).text
-        journal.append(locate.journal_dir(location),
+        journal.append(lean.journal_dir(location),
                        [_event(payload, project, now_ms, "subagent", data)])
         return ""
     from kenning.hooks import session
@@ -92,7 +94,7 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
 
     top_k = int(settings["top_k"])  # type: ignore[call-overload]
     floor = float(settings["min_confidence"])  # type: ignore[arg-type]
-    index = pindex.load(pindex.index_path(locate.journal_dir(location)), location)
+    index = pindex.load(pindex.index_path(lean.journal_dir(location)), location)
     if index is not None:
         hits = pindex.rank(index, prompt, project, now_ms, k=top_k, min_confidence=floor)
     elif "://" in location:  # a server store this machine wrote to since the index was built
@@ -111,7 +113,7 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
     if not n:
         return ""
     shown = hits[:n]
-    journal.append(locate.journal_dir(location), [_event(payload, project, now_ms, "injected", {
+    journal.append(lean.journal_dir(location), [_event(payload, project, now_ms, "injected", {
         "prompt_id": payload.get("prompt_id") if isinstance(payload.get("prompt_id"), str)
         else None,
         "matched": inject.matched_terms(prompt, shown),
@@ -166,4 +168,4 @@ def record_tool(payload: dict[str, object], cwd: str | None, location: str, now_
     event = _event(payload, "", now_ms, "tool", data)
     if cwd:
         event["cwd"] = cwd[:1000]
-    journal.append(locate.journal_dir(location), [event])
+    journal.append(lean.journal_dir(location), [event])

@@ -5,8 +5,9 @@ import _struct
 import mmap
 import os
 
-from kenning.hooks import inject, locate
+from kenning.hooks import inject
 from kenning.hooks.inject import CANDIDATES, COMMON_FRACTION, COMMON_FROM, MAX_TERMS, PROMPT_CHARS
+from kenning.places import lean
 from kenning.promptindex import format as F
 from kenning.words import query_terms
 
@@ -35,7 +36,7 @@ def load(path: str, location: str) -> mmap.mmap | None:
     head = _struct.unpack_from(F.HEADER, data, 0)
     if head[0] != F.MAGIC or head[1] != F.VERSION:
         return None
-    if head[4] != locate.read_version(locate.version_file(location)):
+    if head[4] != lean.read_version(lean.version_file(location)):
         return None
     return data
 

@@ -42,9 +42,11 @@ def _arm(budget_ms: int, event: str) -> None:
         # No imports in a signal handler: the main flow may be inside one (the import lock
         # would deadlock); write the error log line with what is loaded already.
         try:
-            from kenning.hooks import fastjson, locate  # loaded before the timer was armed
+            # both loaded (by handlers) before the timer was armed
+            from kenning.hooks import fastjson
+            from kenning.places import lean
 
-            directory = locate.data_dir()
+            directory = lean.data_dir()
             os.makedirs(directory, exist_ok=True)
             line = fastjson.dumps({
                 "at_ms": time.time_ns() // 1_000_000, "where": f"hook {event}",

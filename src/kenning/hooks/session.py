@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from kenning.hooks import fastjson, journal, locate
+from kenning import journal
+from kenning.hooks import fastjson
+from kenning.places import lean
 
 Settings = dict[str, object]
 
@@ -24,7 +26,7 @@ def _root(payload: dict[str, object]) -> str | None:
     cwd = payload.get("cwd")
     if not isinstance(cwd, str):
         return None
-    return locate.git_root(cwd) or os.path.realpath(cwd)
+    return lean.git_root(cwd) or os.path.realpath(cwd)
 
 
 def _auto_options(settings: Settings) -> Any:
@@ -49,7 +51,7 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
             log_as="hook SessionStart")
     finally:
         k.close()
-    journal.append(locate.journal_dir(location), [{
+    journal.append(lean.journal_dir(location), [{
         "id": journal.new_event_id(now_ms), "session_id": str(payload.get("session_id") or ""),
         "project": project, "at_ms": now_ms, "kind": "start",
         "data": {"source": str(payload.get("source") or "")},
@@ -75,7 +77,7 @@ def pre_compact(payload: dict[str, object], settings: Settings, project: str, lo
 
         text = f"Session {session_id[:8]} checkpoint before compaction" + (
             f": {note}" if note else "")
-        journal.append(locate.journal_dir(location), [{
+        journal.append(lean.journal_dir(location), [{
             "id": journal.new_event_id(now_ms), "session_id": session_id, "project": project,
             "at_ms": now_ms, "kind": "remember",
             "data": {"text": redact(text).text, "type": "checkpoint",
@@ -95,7 +97,7 @@ def end(payload: dict[str, object], settings: Settings, project: str, location: 
 
     session_id = str(payload.get("session_id") or "")
     root = _root(payload)
-    journal.append(locate.journal_dir(location), [{
+    journal.append(lean.journal_dir(location), [{
         "id": journal.new_event_id(now_ms), "session_id": session_id, "project": project,
         "at_ms": now_ms, "kind": "end", "data": {"reason": str(payload.get("reason") or "")},
     }])

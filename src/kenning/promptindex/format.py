@@ -6,7 +6,7 @@ from kenning.words import words
 MAGIC = b"KNPIDX01"
 VERSION = 1
 # magic, format version, memories, table slots, the store's write marker when built (see
-# kenning.hooks.locate.version_file), built at, offsets of the term table, postings and memories
+# kenning.places.lean.version_file), built at, offsets of the term table, postings and memories
 HEADER = "<8sIII16sqqqq"
 HEADER_SIZE = 8 + 4 * 3 + 16 + 8 * 4
 SLOT = "<QII"  # fnv64 of the term, postings offset, document frequency

@@ -106,16 +106,17 @@ class Store(Protocol):
 
     def record_access(self, ids: Sequence[str], at_ms: int) -> None:
         """Count an access of each id (a repeated id counts each time) and apply the learning
-        rule atomically in the database (``kenning.learning.accessed``); log the new confidence
-        with reason ``accessed``; count the first few ids as recalled together."""
+        rule atomically in the database (decay first, then ``kenning.learning.ACCESS_BOOST``
+        per access, capped at ``CEILING``); log the new confidence with reason ``accessed``;
+        count the first few ids as recalled together."""
         ...
 
     def adjust_confidence(
         self, changes: Sequence[tuple[str, float, str]], at_ms: int
     ) -> dict[str, float]:
-        """Apply feedback ``(memory_id, delta, reason)`` atomically (``learning.adjusted``),
-        log each with its reason and move ``updated_at`` to ``at_ms``; unknown ids are skipped.
-        Returns the new confidences."""
+        """Apply feedback ``(memory_id, delta, reason)`` atomically (decay first, then
+        ``delta``, kept within [0, 1]), log each with its reason and move ``updated_at`` to
+        ``at_ms``; unknown ids are skipped. Returns the new confidences."""
         ...
 
     def confidence_history(
@@ -198,8 +199,8 @@ class Store(Protocol):
 
     def link_summary(self, filters: Filters) -> dict[str, dict[str, int]]:
         """Counts of the links leaving memories that pass ``filters``: ``by_core_type``,
-        ``by_kind`` (the edge kinds of ``kenning.graph.structure.EDGE_KINDS``) and
-        ``by_creator``."""
+        ``by_kind`` (the ``kind`` in a link's metadata: ``reference`` when absent,
+        ``similar``, ``temporal``, ``co-accessed``, ``causal``) and ``by_creator``."""
         ...
 
     def links_with_relationships(self, words: Sequence[str]) -> builtins.list[Link]:

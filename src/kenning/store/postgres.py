@@ -18,10 +18,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from kenning.errors import NotFoundError, StoreError, ValidationError
-from kenning.hooks.locate import mark_written, version_file
 from kenning.hooks.pgcontext import RANK as _RANK
 from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS
 from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, SessionEvent
+from kenning.places.lean import mark_written, version_file
 from kenning.store.base import SCHEMA_VERSION, UPDATABLE
 from kenning.store.keywordplan import RANK_BUDGET, KeywordPlan, plan
 from kenning.store.sqlite import (

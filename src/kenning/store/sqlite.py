@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kenning.errors import NotFoundError, StoreError, ValidationError
-from kenning.hooks.locate import mark_written, version_file
 from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS
 from kenning.models import (
     Category,
@@ -32,6 +31,7 @@ from kenning.models import (
     Scope,
     SessionEvent,
 )
+from kenning.places.lean import mark_written, version_file
 from kenning.store.base import SCHEMA_VERSION, UPDATABLE
 from kenning.text import embedding_text, keyword_terms
 

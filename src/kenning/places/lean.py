@@ -1,5 +1,5 @@
 """Where a hook finds the store, its journal and the project, with ``os.path`` alone
-(``pathlib`` imports ``re`` and ``urllib``): the same answers as ``kenning.paths``."""
+(``pathlib`` imports ``re`` and ``urllib``): the same answers as ``kenning.places.paths``."""
 
 import os
 import sys
@@ -64,7 +64,7 @@ def project_for(cwd: str | None) -> str:
     """``$KENNING_PROJECT``, else the Claude Code key of the git root of ``cwd``."""
     if env := os.environ.get("KENNING_PROJECT"):
         return env
-    from kenning.keys import project_key
+    from kenning.places.keys import project_key
 
     start = cwd or os.getcwd()
     return project_key(git_root(start) or os.path.realpath(start))

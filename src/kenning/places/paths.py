@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from kenning.keys import project_key
+from kenning.places.keys import project_key
 
 APP = "kenning"
 __all__ = ["APP", "current_project", "data_dir", "default_db_path", "git_root",
