@@ -168,6 +168,7 @@ def shown_as_current(story: Story, lesson_id: str, units: Iterable[str]) -> bool
 def delivery(story: Story, run: SystemRun) -> dict[str, Any]:
     """Per probe: needed lessons seen, stale lessons shown as current."""
     probes: list[dict[str, Any]] = []
+    succ = story.successors()
     for view in run.sessions:
         for epoch in view.epochs:
             for prompt in epoch.prompts:
@@ -177,7 +178,6 @@ def delivery(story: Story, run: SystemRun) -> dict[str, Any]:
                 found = [lid for lid in prompt.needs
                          if any(story.by_id[lid].found_in(u) for u in seen)]
                 shown = [lid for lid in prompt.stale if shown_as_current(story, lid, seen)]
-                succ = story.successors()
                 current = [lid for lid in prompt.stale if lid not in shown
                            and any(n in found for n in succ.get(lid, ()))]
                 probes.append({"session": view.index, "prompt": prompt.text[:80],

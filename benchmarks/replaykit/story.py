@@ -251,7 +251,12 @@ class Story:
         return out
 
     def successors(self) -> dict[str, set[str]]:
-        """Lessons stated by the event that replaced or failed another: old -> new ones."""
+        """Lessons stated by the event that replaced or failed another: old -> new ones
+        (computed once per story; scoring asks for it per probe and per stale lesson)."""
+        return self._successors
+
+    @cached_property
+    def _successors(self) -> dict[str, set[str]]:
         out: dict[str, set[str]] = {}
         for s in self.sessions:
             for ev in s.events:
