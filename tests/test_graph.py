@@ -305,12 +305,18 @@ def test_inference_matches_the_reasoning_to_the_replaced_decision(k: Kenning, cl
     assert evo == [redis.id]
 
 
-def test_inference_with_a_single_earlier_decision_needs_no_similarity(k: Kenning, clock) -> None:
+def test_inference_with_a_single_earlier_decision_still_needs_evidence(k: Kenning, clock
+                                                                       ) -> None:
+    """The topic's only earlier decision is not taken on trust: the cue must name it."""
     first = k.remember("Nightly builds run on Jenkins", type="decision", topic="ci_runner")
     clock.advance(DAY)
-    new = k.remember("GitHub Actions from now on", type="decision", topic="ci_runner",
-                     reason="Replacing the old box, which kept falling over")
-    evo = [ln.to_id for ln in k.links(new.id) if ln.link_type is LinkType.EVOLUTION]
+    vague = k.remember("GitHub Actions from now on", type="decision", topic="ci_runner",
+                       reason="Replacing the old box, which kept falling over")
+    assert not [ln for ln in k.links(vague.id) if ln.link_type is LinkType.EVOLUTION]
+    clock.advance(DAY)
+    named = k.remember("Nightly builds run on GitHub Actions", type="decision",
+                       topic="ci_runner", reason="Replacing Jenkins, which kept falling over")
+    evo = [ln.to_id for ln in k.links(named.id) if ln.link_type is LinkType.EVOLUTION]
     assert evo == [first.id]
 
 

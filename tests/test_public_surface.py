@@ -24,7 +24,8 @@ FACADE = [
     "recall", "record_events", "record_finding", "record_subagent_stop", "reindex", "related",
     "relations", "remember", "remember_many", "save_insight", "scoped_recall",
     "session_context", "session_history", "session_trajectories", "share", "similar_outcomes",
-    "start_session", "status", "top", "topics", "transfer", "unlink", "update", "why",
+    "start_session", "status", "supersede", "top", "topics", "transfer", "unlink", "update",
+    "why",
 ]
 
 

@@ -386,6 +386,39 @@ def test_record_access_applies_the_learning_rule(store: Store) -> None:
     assert store.get_many([a.id])[a.id].confidence == pytest.approx(1.0)
 
 
+def test_standing_kinds_do_not_decay_in_the_database(store: Store) -> None:
+    from kenning import learning
+
+    pref = mem("use pnpm", type=MemoryType.PREFERENCE, confidence=0.8)
+    cp = mem("checkpoint", at=T0 + 1, type=MemoryType.CHECKPOINT, confidence=0.8)
+    store.insert([pref, cp], None, None)
+    month = T0 + 30 * 24 * learning.HOUR_MS
+    got = store.adjust_confidence([(pref.id, 0.0, "looked at"), (cp.id, 0.0, "looked at")],
+                                  month)
+    assert got == {pref.id: pytest.approx(0.8), cp.id: pytest.approx(learning.FLOOR)}
+    later = month + 30 * 24 * learning.HOUR_MS
+    store.record_access([pref.id, cp.id], later, "used in session s1")
+    stored = store.get_many([pref.id, cp.id])
+    assert stored[pref.id].confidence == pytest.approx(0.83)
+    assert stored[cp.id].confidence == pytest.approx(learning.FLOOR + 0.03)
+    assert store.confidence_history(pref.id)[-1] == (later, pytest.approx(0.83),
+                                                     "used in session s1")
+
+
+def test_co_access_alone_leaves_confidence_and_access_alone(store: Store) -> None:
+    a, b, c = mem("a"), mem("b", at=T0 + 1), mem("c", at=T0 + 2)
+    store.insert([a, b, c], None, None)
+    for _ in range(2):
+        store.record_co_access([a.id, b.id, c.id], T0 + 5)
+    store.record_co_access([a.id], T0 + 6)  # one memory alone is no pair
+    assert {(x, y): n for x, y, n, _ in store.co_access_pairs(1)} == {
+        tuple(sorted(p)): 2 for p in ((a.id, b.id), (a.id, c.id), (b.id, c.id))}
+    got = store.get_many([a.id, b.id, c.id])
+    assert {(m.confidence, m.access_count, m.last_accessed_at) for m in got.values()} == {
+        (0.6, 0, None)}
+    assert store.confidence_history(a.id) == []
+
+
 def test_adjust_confidence_decays_first_and_clamps(store: Store) -> None:
     from kenning import learning
 
@@ -461,3 +494,51 @@ def test_co_access_and_confidence_log_in_bulk(store: Store) -> None:
                                      (c.id, T0 + 8, 0.25, "imported"), (ghost, T0, 0.1, "x")]) == 2
     assert store.confidence_history(c.id) == [(T0 + 8, 0.25, "imported")] * 2
     assert store.confidence_log_rows([ghost]) == []
+
+
+def _supersedes(a: str, b: str, at: int, by: CreatedBy = CreatedBy.USER) -> Link:
+    return Link(new_id(at), a, b, LinkType.EVOLUTION, 0.9, by,
+                {"original_relationship": "replaces", "canonical": "supersedes"}, at)
+
+
+def test_validity_round_trips_and_follows_supersedes_links(store: Store) -> None:
+    a, b, c = mem("a", at=T0), mem("b", at=T0 + 10), mem("c", at=T0 + 20)
+    given = mem("copied", at=T0, valid_from=T0 - 5, valid_to=T0 + 7, superseded_by=b.id)
+    store.insert([a, b, c, given], None, None)
+    got = store.get_many([a.id, given.id])
+    assert (got[a.id].valid_from, got[a.id].valid_to, got[a.id].superseded_by) == (T0, None, None)
+    assert got[given.id].to_dict() == given.to_dict()
+    # A link made after its source: validity ends when it was made; the latest successor wins.
+    first = store.add_link(_supersedes(b.id, a.id, T0 + 15))
+    assert (store.get_many([a.id])[a.id].valid_to, store.get_many([a.id])[a.id].superseded_by
+            ) == (T0 + 15, b.id)
+    second = store.add_links([_supersedes(c.id, a.id, T0 + 12)])[0]
+    now = store.get_many([a.id])[a.id]
+    assert (now.valid_to, now.superseded_by) == (T0 + 20, c.id)  # c was made after the link
+    assert store.delete_links([second.id]) == 1
+    assert store.get_many([a.id])[a.id].superseded_by == b.id
+    assert store.delete_link(first.id)
+    assert store.get_many([a.id])[a.id].current
+    store.insert([mem("d", at=T0 + 30)], None, None,
+                 links=[_supersedes(c.id, b.id, T0 + 30)])
+    assert store.get_many([b.id])[b.id].superseded_by == c.id
+    assert store.delete(c.id) and store.get_many([b.id])[b.id].current
+
+
+def test_supersedes_cycles_are_refused(store: Store) -> None:
+    from kenning.errors import ValidationError
+
+    a, b, c = mem("a", at=T0), mem("b", at=T0 + 1), mem("c", at=T0 + 2)
+    store.insert([a, b, c], None, None)
+    store.add_links([_supersedes(b.id, a.id, T0 + 3), _supersedes(c.id, b.id, T0 + 3)])
+    with pytest.raises(ValidationError, match="circle"):
+        store.add_link(_supersedes(a.id, c.id, T0 + 4))
+    with pytest.raises(ValidationError, match="circle"):  # within one batch too
+        store.add_links([_supersedes(c.id, a.id, T0 + 4), _supersedes(a.id, c.id, T0 + 4)])
+    assert [ln.to_id for ln in store.links_for([c.id], direction="out")] == [b.id]  # none kept
+    # an automatic link that would close one is dropped; the rest of the batch is kept
+    kept = store.add_links([_supersedes(a.id, c.id, T0 + 5, CreatedBy.SYSTEM),
+                            _link(a.id, c.id, "relates_to")])
+    assert [ln.relationship for ln in kept] == ["relates_to"]
+    assert store.get_many([c.id])[c.id].current
+    assert [ln.to_id for ln in store.links_for([a.id], direction="out")] == [c.id]

@@ -106,6 +106,7 @@ def short(text: str, width: int = 90) -> str:
 
 def memory_table(memories: list[Any], title: str | None = None, scores: list[float] | None = None
                   ) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title=title, show_lines=False, header_style="bold")
@@ -122,8 +123,11 @@ def memory_table(memories: list[Any], title: str | None = None, scores: list[flo
         if scores is not None:
             row.append(f"{scores[i]:.3f}")
         outcome = f" [{m.outcome.value}]" if m.outcome else ""
+        if m.superseded_by:
+            outcome += f" [superseded by {m.superseded_by[:8]}]"
         row += [
-            m.type.value, m.topic or "", short(m.summary) + outcome, f"{m.confidence:.2f}",
+            # Escaped: rich would take "[failed]" or "[superseded by ...]" for markup.
+            m.type.value, m.topic or "", escape(short(m.summary) + outcome), f"{m.confidence:.2f}",
             m.created_time.strftime("%Y-%m-%d %H:%M"),
         ]
         table.add_row(*row)

@@ -85,6 +85,8 @@ def row(m: Memory, score: float | None = None, *, content: int = 0) -> dict[str,
     out["conf"] = round(m.confidence, 2)
     if m.outcome:
         out["outcome"] = m.outcome.value
+    if m.superseded_by:
+        out["superseded_by"] = m.superseded_by
     if ep := m.metadata.get("episode"):
         out["episode"] = ep
     if m.agent:
@@ -252,15 +254,18 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
         detail: Annotated[Literal["index", "full"], Field(
             description="index: one line each; full: with content.")] = "index",
         explain: bool = False,
+        weak: Annotated[bool, Field(description="Also return hits that match no keyword and "
+                                    "are not close in meaning (off by default).")] = False,
         max_chars: Annotated[int, Field(ge=200, le=50_000)] = DEFAULT_MAX_CHARS,
     ) -> str:
-        """Hybrid recall (keywords + meaning + graph) with filters. Returns a short index;
-        call get with ids for full content."""
+        """Hybrid recall (keywords + meaning + graph) with filters; only relevant memories,
+        so an empty result means nothing relevant is stored. Returns a short index; call get
+        with ids for full content."""
         def run() -> str:
             hits = k.scoped_recall(
                 query, k=limit, spec=spec, agent=agent, episodes=episodes or None, mode=mode,
                 types=types or None, topic=topic, since=since, until=until,
-                scope=scope or None, context=context_id, explain=explain)
+                scope=scope or None, context=context_id, explain=explain, weak=weak)
             items = []
             for h in hits:
                 r = row(h.memory, h.score, content=1200 if detail == "full" else 0)
@@ -276,12 +281,13 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
         with_links: bool = True,
         max_chars: Annotated[int, Field(ge=200, le=100_000)] = 12_000,
     ) -> str:
-        """Full content of memories by id (as listed by recall), with their links."""
+        """Full content of memories by id (as listed by recall), with their links. Fetching a
+        memory to use it raises its confidence a little."""
         def run() -> str:
             items = []
             per = max(200, max_chars // len(ids))
-            for mid in ids:
-                m = k.get(mid)
+            found = [k.get(mid) for mid in ids]  # every id resolves before any use is counted
+            for m in (k.get(f.id, touch=True) for f in found):
                 r = row(m, content=per)
                 r.update(content=clip(m.content, per), tags=list(m.tags), source=m.source,
                          outcome_reason=m.outcome_reason, scope=m.scope.value)

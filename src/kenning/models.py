@@ -108,6 +108,10 @@ def iso(ms: int | None) -> str | None:
     )
 
 
+# ``Memory.valid_from`` when none is given: the memory's own ``created_at`` is used.
+SINCE_CREATED = -(2**63)
+
+
 @dataclass(frozen=True, slots=True)
 class Memory:
     """One remembered thing. Times are Unix milliseconds (UTC); ``*_time`` give datetimes."""
@@ -133,10 +137,30 @@ class Memory:
     content_hash: str
     metadata: dict[str, Any] = field(default_factory=dict)
     is_new: bool = field(default=True, compare=False)
+    # When it became true (its creation unless stated), when it stopped (the time a successor
+    # superseded it) and that successor's id. The store keeps the last two from the
+    # ``supersedes`` links into the memory; nobody sets them by hand.
+    valid_from: int = SINCE_CREATED
+    valid_to: int | None = None
+    superseded_by: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.valid_from == SINCE_CREATED:
+            object.__setattr__(self, "valid_from", self.created_at)
 
     @property
     def created_time(self) -> datetime:
         return datetime.fromtimestamp(self.created_at / 1000, tz=UTC)
+
+    @property
+    def current(self) -> bool:
+        """Whether nothing supersedes it."""
+        return self.valid_to is None
+
+    def current_at(self, now_ms: int) -> bool:
+        """Whether it still holds at ``now_ms``: nothing superseded it, or the successor takes
+        over only later. Ranking, the prompt hook, the briefing and MEMORY.md use this."""
+        return self.valid_to is None or self.valid_to > now_ms
 
     def to_dict(self) -> dict[str, Any]:
         """Stable JSON form used by the CLI's ``--json`` and the other adapters."""
@@ -161,6 +185,10 @@ class Memory:
             "access_count": self.access_count,
             "content_hash": self.content_hash,
             "metadata": self.metadata,
+            "valid_from": iso(self.valid_from),
+            "valid_to": iso(self.valid_to),
+            "superseded_by": self.superseded_by,
+            "current": self.current,
         }
 
 

@@ -27,7 +27,8 @@ class RankWeights:
     recency_half_life_days: float = W.RECENCY_HALF_LIFE_DAYS
     # A decision that failed (or half-worked) still answers "why", but ranks below what replaced it.
     outcome_factor: tuple[tuple[str, float], ...] = W.OUTCOME_FACTOR
-    # A decision another one supersedes is history: still found, ranked below its successor.
+    # A memory a successor superseded (``Memory.valid_to`` reached) is history: still found,
+    # ranked far below what replaced it.
     superseded_factor: float = W.SUPERSEDED_FACTOR
     # Memories of the type a question asks for ("why ..." -> decisions) keep their score;
     # the others are scaled by 1 - intent_weight.
@@ -144,11 +145,11 @@ def final_scores(
     *,
     pagerank: Mapping[str, float] | None = None,
     context: Mapping[str, float] | None = None,
-    superseded: frozenset[str] = frozenset(),
 ) -> list[tuple[str, float, dict[str, float]]]:
     """Score = relevance x (1 - cw + cw x confidence) x (1 - rw + rw x recency) x intent x
     (1 + boost x connection to the context memory); with PageRank, the graph-aware score
-    alpha x that + (1 - alpha) x normalised PageRank; then x outcome x superseded.
+    alpha x that + (1 - alpha) x normalised PageRank; then x outcome x superseded (the
+    superseded factor when the memory's ``valid_to`` is at or before ``now_ms``).
 
     Multiplicative: the factors reorder relevant memories, never rescue irrelevant ones.
     """
@@ -164,7 +165,7 @@ def final_scores(
         outcome = outcome_factor.get(m.outcome.value, 1.0) if m.outcome else 1.0
         fits = 1.0 if not intent or m.type.value in intent else 1.0 - w.intent_weight
         connected = 1.0 + w.context_boost * context.get(mid, 0.0) if context else 1.0
-        history = w.superseded_factor if mid in superseded else 1.0
+        history = w.superseded_factor if W.superseded(m.valid_to, now_ms) else 1.0
         score = p["relevance"] * conf_factor * rec_factor * fits * connected
         parts = dict(p, confidence=m.confidence, recency=rec, outcome=outcome,
                      superseded=history, intent=fits)

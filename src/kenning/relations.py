@@ -645,6 +645,19 @@ def _negated(text: str, start: int, end: int) -> bool:
     return bool(_KO_NEG_AFTER.match(text[end : end + 12]))
 
 
+def reasoning_cues(text: str) -> list[tuple[str, float, int, int]]:
+    """``infer_from_reasoning`` with where each relation's first cue stands in ``text``:
+    ``(canonical, confidence, start, end)``, so a caller can read what the cue names."""
+    found: list[tuple[int, str, float, int]] = []
+    for rel, conf, pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            if not _negated(text, m.start(), m.end()):
+                found.append((m.start(), rel, conf, m.end()))
+                break
+    found.sort()
+    return [(rel, conf, start, end) for start, rel, conf, end in found]
+
+
 def infer_from_reasoning(text: str) -> list[tuple[str, float]]:
     """Relations suggested by cue phrases in a decision's reasoning (rules only, no LLM).
 
@@ -653,14 +666,7 @@ def infer_from_reasoning(text: str) -> list[tuple[str, float]]:
     and Korean. Conservative: whole words only, negated cues skipped, and comparatives only
     with "than" ("the better option" says nothing; "better than X" does).
     """
-    found: list[tuple[int, str, float]] = []
-    for rel, conf, pattern in _PATTERNS:
-        for m in pattern.finditer(text):
-            if not _negated(text, m.start(), m.end()):
-                found.append((m.start(), rel, conf))
-                break
-    found.sort()
-    return [(rel, conf) for _, rel, conf in found]
+    return [(rel, conf) for rel, conf, _, _ in reasoning_cues(text)]
 
 
 __all__ = [
@@ -676,6 +682,7 @@ __all__ = [
     "infer_from_reasoning",
     "normalise_word",
     "promotion_candidates",
+    "reasoning_cues",
     "table_lookup",
     "table_synonyms",
 ]

@@ -5,9 +5,17 @@ CONFIDENCE_WEIGHT = 0.15
 RECENCY_WEIGHT = 0.10
 RECENCY_HALF_LIFE_DAYS = 30.0
 OUTCOME_FACTOR: tuple[tuple[str, float], ...] = (("failed", 0.85), ("partial", 0.95))
-SUPERSEDED_FACTOR = 0.85
+# A memory whose successor has taken over ranks far below it in recall; the prompt hook, the
+# briefing and MEMORY.md leave it out altogether.
+SUPERSEDED_FACTOR = 0.3
 GRAPH_ALPHA = 0.9
 DAY_MS = 86_400_000
+
+
+def superseded(valid_to: int | None, now_ms: int) -> bool:
+    """Whether a memory no longer holds at ``now_ms``: the one rule every channel applies
+    (``Memory.current_at`` is its negation)."""
+    return valid_to is not None and valid_to <= now_ms
 
 
 def recency(created_at_ms: int, now_ms: int, half_life_days: float = RECENCY_HALF_LIFE_DAYS

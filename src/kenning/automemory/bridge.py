@@ -441,8 +441,8 @@ def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state:
         found = svc.store.get_many([c.id for c in batch])
         for c in batch:
             m = found.get(c.id)
-            if m is None or m.agent != target.agent:
-                continue
+            if m is None or m.agent != target.agent or not m.current_at(now):
+                continue  # another agent's, or superseded: MEMORY.md shows what holds now
             m = svc.live(m, now)  # confidence as of now: unused memories fade out of the index
             if m.confidence < opts.min_confidence:
                 continue

@@ -4,6 +4,7 @@ ones inferred from reasoning text and automatic ones (temporal, same-topic, sema
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -12,8 +13,10 @@ from kenning.errors import ValidationError
 from kenning.graph.rules import LinkRules, Node, auto_links
 from kenning.ids import new_id
 from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, MemoryType
-from kenning.relations import PASSIVE, Relationship, infer_from_reasoning, normalise_word
+from kenning.promptindex.format import stem
+from kenning.relations import PASSIVE, Relationship, normalise_word, reasoning_cues
 from kenning.store.base import Store
+from kenning.words import STOPWORDS, words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -25,6 +28,22 @@ EXPLICIT_CONFIDENCE = 0.9
 FREE_CONFIDENCE = 0.8  # free-text links[]: explicit, but in the agent's own words
 INFERRED_CONFIDENCE = 0.7  # pattern-matched in reasoning text, lower than explicit
 INFER_MIN_SIMILARITY = 0.5  # an inferred predecessor must be about the same thing
+PREDECESSORS = 30  # most similar earlier decisions of the topic checked for the named term
+OBJECT_WORDS = 3  # words a cue's object may have ("instead of plain REST calls")
+# Words that start an object without naming anything, and nouns too generic to be evidence
+# that an earlier decision is the one replaced ("replaces the old approach").
+_LEAD_WORDS = frozenset({"the", "a", "an", "our", "their", "its", "this", "that", "these",
+                         "those", "my", "your", "old", "older", "previous", "current",
+                         "existing", "plain", "using", "use"})
+_GENERIC = frozenset({"decision", "approach", "setup", "option", "choice", "way", "one",
+                      "thing", "solution", "tool", "library", "system", "method", "plan",
+                      "idea", "pattern", "default", "version", "stack"})
+# Words inside cues ("moving away from", "in place of"): part of the cue, never its object.
+_CUE_WORDS = frozenset({"away", "favour", "favor", "place", "out", "up", "than", "on", "upon",
+                        "from", "of", "with", "to"})
+# Korean particles attached to the object before a cue ("JWT를 세션으로 교체했다").
+_KO_PARTICLE = re.compile(r"(?:을|를|은|는|이|가|으로|로|의|에서|에|와|과|보다)$")
+_EVOLVES = ("supersedes", "refines", "improves")
 
 
 @dataclass
@@ -177,32 +196,37 @@ def inferred_evolution(
     embed: Callable[[list[str]], np.ndarray | None] | None = None,
 ) -> list[Link]:
     """Inferred evolution: a decision whose text or reasoning says "instead of", "replaces",
-    "improves"... and names no target is linked to the earlier decision on its topic it is
-    most similar to (the one it most likely replaces), at lower confidence; not at all when
-    none is similar enough.
+    "improves"... and names no target is linked, at lower confidence, to the earlier decision
+    on its topic that the cue names and that is about the same thing: the cue's object
+    ("instead of pnpm") must occur in that decision's text and its embedding must be at least
+    INFER_MIN_SIMILARITY similar, even when it is the topic's only earlier decision. Reasoning
+    often says "instead of" something never recorded: then nothing is linked (without vectors,
+    similarity is unknown and nothing is inferred either).
     The reasoning usually names what is replaced, so its embedding counts as much as the text's.
     """
     out: list[Link] = []
+    if vectors is None or not embedder_id:
+        return out
     for i, (m, spec) in enumerate(zip(memories, specs, strict=True)):
         if m.type is not MemoryType.DECISION or not m.topic or spec.has_evolution:
             continue
         text = " ".join(t for t in (spec.reason, m.content) if t)
-        found = [(rel, conf) for rel, conf in infer_from_reasoning(text)
-                 if rel in ("supersedes", "refines", "improves")]
+        found = [(rel, conf, start, end) for rel, conf, start, end in reasoning_cues(text)
+                 if rel in _EVOLVES]
         if not found:
             continue
-        queries = None
-        if vectors is not None:
-            queries = [vectors[i]]
-            reason_vec = embed([spec.reason]) if spec.reason and embed else None
-            if reason_vec is not None:
-                queries.append(reason_vec[0])
-        target = _likely_predecessor(store, project, memories[:i], m,
-                                     None if vectors is None else vectors[:i], queries,
-                                     embedder_id)
+        rel, conf, start, end = found[0]
+        named = cue_object(text, start, end)
+        if not named:
+            continue
+        queries = [vectors[i]]
+        reason_vec = embed([spec.reason]) if spec.reason and embed else None
+        if reason_vec is not None:
+            queries.append(reason_vec[0])
+        target = _likely_predecessor(store, project, memories[:i], m, vectors[:i], queries,
+                                     embedder_id, named)
         if target is None:
             continue
-        rel, conf = found[0]
         out.append(make_link(
             m.id, target, Relationship(rel, rel, "evolution", conf, False, "reasoning"),
             confidence=min(conf, INFERRED_CONFIDENCE), created_by=CreatedBy.SYSTEM,
@@ -211,34 +235,78 @@ def inferred_evolution(
     return out
 
 
+def cue_object(text: str, start: int, end: int) -> frozenset[str]:
+    """The terms naming what a cue at ``text[start:end]`` points at: up to OBJECT_WORDS words
+    right after an English cue ("instead of pnpm for installs" -> pnpm), up to the first
+    stopword or punctuation; those before it for "in favour of" ("dropped pnpm in favour of
+    bun") and for Korean cues, which follow their object ("JWT 대신"); those inside "replaced
+    pnpm with". Generic nouns, cue words and stopwords never count."""
+    cue = text[start:end]
+    inside = [w for w in words(cue)[1:] if w not in STOPWORDS]
+    if "favo" in cue.lower() or not cue.isascii():
+        before = words(text[max(0, start - 80):start])[-OBJECT_WORDS:]
+        named = [_KO_PARTICLE.sub("", w) or w for w in before]
+    elif cue.lower().endswith(" with"):
+        named = []  # "replaced pnpm with bun": the object is inside, what follows is new
+    else:
+        named = []
+        for w in _clause(text[end:end + 200]):
+            if w in _LEAD_WORDS and not named:
+                continue
+            if w in STOPWORDS or len(named) == OBJECT_WORDS:
+                break
+            named.append(w)
+    return frozenset(stem(w) for w in [*inside, *named]
+                     if w not in STOPWORDS and w not in _GENERIC and w not in _LEAD_WORDS
+                     and w not in _CUE_WORDS and len(w) > 1)
+
+
+def _clause(text: str) -> list[str]:
+    """The words of ``text`` up to the first punctuation that ends a phrase."""
+    for i, ch in enumerate(text):
+        if ch in ".,;:!?()[]\n":
+            return words(text[:i])
+    return words(text)
+
+
+def _names(memory: Memory, named: frozenset[str]) -> bool:
+    """Whether any of the ``named`` terms occurs in the memory's topic-free text, other than
+    as what that memory itself replaced: "move CI from Jenkins to Buildkite" mentions Jenkins
+    but is not the decision a later "instead of Jenkins" replaces."""
+    present = {stem(w) for w in words(f"{memory.summary} {memory.content}")}
+    reason = memory.metadata.get("reason")
+    text = " ".join(t for t in (reason if isinstance(reason, str) else None, memory.content)
+                    if t)
+    for rel, _, start, end in reasoning_cues(text):
+        if rel in _EVOLVES:
+            present -= cue_object(text, start, end)
+    return not named.isdisjoint(present)
+
+
 def _likely_predecessor(
     store: Store, project: str, batch_before: Sequence[Memory], m: Memory,
-    batch_vectors: np.ndarray | None, queries: Sequence[np.ndarray] | None,
-    embedder_id: str | None,
+    batch_vectors: np.ndarray, queries: Sequence[np.ndarray], embedder_id: str,
+    named: frozenset[str],
 ) -> str | None:
     """The earlier same-topic decision most similar to ``m`` (its text or its reasoning,
-    whichever matches better); the newest one when there are no vectors."""
+    whichever matches better) among those at least INFER_MIN_SIMILARITY similar whose text
+    holds a ``named`` term; None when there is none."""
     f = Filters(project=project, types=(MemoryType.DECISION,), topic=m.topic,
                 until=m.created_at + 1)
-    in_batch = [(j, b) for j, b in enumerate(batch_before)
-                if b.type is MemoryType.DECISION and b.topic == m.topic]
-    if batch_vectors is None or not queries or not embedder_id:
-        stored = [x for x in store.list(f, limit=2) if x.id != m.id]
-        pool = [b for _, b in in_batch] + stored
-        return max(pool, key=lambda x: x.created_at).id if pool else None
+    in_batch = {b.id: (j, b) for j, b in enumerate(batch_before)
+                if b.type is MemoryType.DECISION and b.topic == m.topic}
     best: dict[str, float] = {}
     for query in queries:
-        for j, b in in_batch:
+        for j, b in in_batch.values():
             best[b.id] = max(best.get(b.id, -1.0), float(query @ batch_vectors[j]))
-        for mid, sim in store.vector_search(query, embedder_id, f, 10):
+        for mid, sim in store.vector_search(query, embedder_id, f, PREDECESSORS):
             if mid != m.id:
                 best[mid] = max(best.get(mid, -1.0), sim)
-    if not best:
-        return None
-    target = max(best, key=lambda mid: (best[mid], mid))
-    # With one earlier decision on the topic, the cue and the topic already say which: only a
-    # choice between several needs the similarity to be convincing.
-    return target if len(best) == 1 or best[target] >= INFER_MIN_SIMILARITY else None
+    close = [mid for mid, sim in best.items() if sim >= INFER_MIN_SIMILARITY]
+    stored = store.get_many([mid for mid in close if mid not in in_batch])
+    texts = {mid: b for mid, (_, b) in in_batch.items()} | stored
+    named_ones = [mid for mid in close if mid in texts and _names(texts[mid], named)]
+    return max(named_ones, key=lambda mid: (best[mid], mid)) if named_ones else None
 
 
 def _node(m: Memory) -> Node:

@@ -1,7 +1,7 @@
 """The memories worth putting in front of the model for one prompt, found inside the prompt
 hook's ~5 ms: FTS5 BM25 over the store (no model loads in a fresh process), weighed by the same
-factors as recall (decayed confidence, recency, outcome, superseded, PageRank computed at
-consolidation), rendered as compact markdown within a character budget."""
+factors as recall (decayed confidence, recency, outcome, PageRank computed at consolidation),
+superseded memories left out, rendered as compact markdown within a character budget."""
 
 from __future__ import annotations
 
@@ -61,10 +61,7 @@ def rank(conn: object, prompt: str, project: str, now_ms: int, k: int = 5,
     rows = conn.execute(  # type: ignore[attr-defined]
         f"SELECT m.id, m.type, m.topic, m.summary, m.confidence, m.created_at, m.updated_at, "
         f"m.last_accessed_at, m.outcome, h.s, "
-        f"(SELECT pagerank_norm FROM graph_scores g WHERE g.memory_id = m.id), "
-        f"EXISTS (SELECT 1 FROM memory_links l WHERE l.to_id = m.id AND l.link_type = "
-        f"'evolution' AND coalesce(json_extract(l.metadata, '$.canonical'), l.relationship) = "
-        f"'supersedes') "
+        f"(SELECT pagerank_norm FROM graph_scores g WHERE g.memory_id = m.id), m.valid_to "
         f"FROM (SELECT rowid AS r, {_BM25} AS s FROM memories_fts WHERE memories_fts MATCH ? "
         f"ORDER BY s LIMIT ?) h JOIN memories m ON m.seq = h.r "
         f"WHERE (m.project = ? OR m.scope = 'user')",

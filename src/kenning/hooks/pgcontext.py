@@ -30,9 +30,7 @@ def rank(dsn: str, prompt: str, project: str, now_ms: int, k: int = 5,
         conn.execute(f"SET statement_timeout = {TIMEOUT_MS}")
         rows = conn.execute(
             "SELECT m.id, m.type, m.topic, m.summary, m.confidence, m.created_at, m.updated_at, "
-            "m.last_accessed_at, m.outcome, h.s, g.pagerank_norm, "
-            "EXISTS (SELECT 1 FROM memory_links l WHERE l.to_id = m.id AND l.link_type = "
-            "'evolution' AND coalesce(l.metadata->>'canonical', l.relationship) = 'supersedes') "
+            "m.last_accessed_at, m.outcome, h.s, g.pagerank_norm, m.valid_to "
             f"FROM (SELECT m.seq, {RANK} AS s FROM (SELECT m.seq, m.fts FROM memories m, "
             f"(SELECT {query} AS q) q WHERE m.fts @@ q.q AND m.organisation = %s AND "
             "m.workspace = %s AND (m.project = %s OR m.scope = 'user') LIMIT %s) m, "

@@ -45,7 +45,7 @@ class Entry:
     created_at: int
     updated_at: int
     last_accessed_at: int | None
-    superseded: bool
+    valid_to: int | None  # when a successor superseded it (the hook leaves it out from then)
 
 
 def build(entries: Iterable[Entry], store_version: bytes, built_at: int) -> bytes:
@@ -93,8 +93,8 @@ def build(entries: Iterable[Entry], store_version: bytes, built_at: int) -> byte
                            e.outcome or "")).encode("utf-8")
         mem_offsets += struct.pack("<I", len(mem_blob))
         mem_blob += RECORD.pack(e.confidence, e.pagerank, e.created_at, e.updated_at,
-                                e.last_accessed_at or 0,
-                                F.SUPERSEDED if e.superseded else 0, len(record))
+                                e.last_accessed_at or 0, e.valid_to or 0,
+                                F.ENDS if e.valid_to is not None else 0, len(record))
         mem_blob += record
     table_off = HEADER.size
     post_off = table_off + slots * SLOT.size

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from kenning.models import Filters, Link, LinkType, Memory, SessionEvent
+from kenning.errors import ValidationError
+from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, SessionEvent
 
 if TYPE_CHECKING:
     import numpy as np
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Columns the facade may change through ``update``; everything else is fixed at creation.
 UPDATABLE = frozenset(
@@ -21,6 +22,70 @@ UPDATABLE = frozenset(
         "updated_at",
     }
 )
+
+
+# -- validity: what ``supersedes`` links mean for the memories they point at --------------------
+# Both engines apply these rules in the same transaction as the link change, so every path that
+# makes or removes a supersedes link (remember, link, unlink, supersede, merge, migrate...)
+# has the same effect.
+
+def is_supersedes(link: Link) -> bool:
+    """Whether a link says its source supersedes its target (by its canonical relation)."""
+    return (link.link_type is LinkType.EVOLUTION
+            and link.metadata.get("canonical", link.relationship) == "supersedes")
+
+
+def validity(rows: Iterable[tuple[str, str, int, int]]) -> dict[str, tuple[int, str]]:
+    """``old id -> (valid_to, superseded_by)`` from ``(old id, successor id, link created_at,
+    successor created_at)`` rows of supersedes links. A memory stops being true when its
+    successor was made, or when the link was made if that is later; with several successors
+    the latest supersession counts (ties by successor id). A memory without rows is current."""
+    out: dict[str, tuple[int, str]] = {}
+    for old, new, linked_at, new_created in rows:
+        ends = (max(int(linked_at), int(new_created)), new)
+        if old not in out or ends > out[old]:
+            out[old] = ends
+    return out
+
+
+def reject_cycles(links: Sequence[Link],
+                  successors: Callable[[builtins.list[str]], Iterable[tuple[str, str]]]
+                  ) -> builtins.list[Link]:
+    """``links`` without the supersedes links that would close a cycle (A supersedes B
+    supersedes A, directly or through others). ``successors(ids)`` gives the stored
+    ``(from, to)`` supersedes links out of ``ids``. An automatic link that would close one is
+    dropped; one a person or an agent asked for raises ValidationError."""
+    added: dict[str, set[str]] = {}
+    kept: builtins.list[Link] = []
+    for ln in links:
+        if ln.from_id == ln.to_id or not is_supersedes(ln):
+            kept.append(ln)
+            continue
+        if _reaches(ln.to_id, ln.from_id, added, successors):
+            if ln.created_by is CreatedBy.SYSTEM:
+                continue
+            raise ValidationError(
+                f"{ln.from_id} cannot supersede {ln.to_id}: {ln.to_id} already supersedes "
+                f"{ln.from_id} (directly or through others), and supersession cannot go in a "
+                "circle")
+        added.setdefault(ln.from_id, set()).add(ln.to_id)
+        kept.append(ln)
+    return kept
+
+
+def _reaches(start: str, goal: str, added: dict[str, set[str]],
+             successors: Callable[[builtins.list[str]], Iterable[tuple[str, str]]]) -> bool:
+    """Whether ``goal`` can be reached from ``start`` along supersedes links."""
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        if goal in seen:
+            return True
+        found = [b for a in frontier for b in added.get(a, ())]
+        found += [b for _, b in successors(frontier)]
+        frontier = [b for b in dict.fromkeys(found) if b not in seen]
+        seen.update(frontier)
+    return goal in seen
 
 
 @runtime_checkable
@@ -104,11 +169,16 @@ class Store(Protocol):
         """The stored vector of each id that has one from ``embedder_id``."""
         ...
 
-    def record_access(self, ids: Sequence[str], at_ms: int) -> None:
-        """Count an access of each id (a repeated id counts each time) and apply the learning
-        rule atomically in the database (decay first, then ``kenning.learning.ACCESS_BOOST``
-        per access, capped at ``CEILING``); log the new confidence with reason ``accessed``;
-        count the first few ids as recalled together."""
+    def record_access(self, ids: Sequence[str], at_ms: int, reason: str = "accessed") -> None:
+        """Count a use of each id (a repeated id counts each time) and apply the learning
+        rule atomically in the database (decay first for episodic kinds, then
+        ``kenning.learning.ACCESS_BOOST`` per use, capped at ``CEILING``); log the new
+        confidence with ``reason``; count the first few ids as used together."""
+        ...
+
+    def record_co_access(self, ids: Sequence[str], at_ms: int) -> None:
+        """Count the first few ids as retrieved together (the graph's co-access links grow
+        from these counts) without touching their confidence or access statistics."""
         ...
 
     def adjust_confidence(
@@ -153,7 +223,10 @@ class Store(Protocol):
         ...
 
     def add_link(self, link: Link) -> Link:
-        """Store a link; an existing link with the same ends, type and relationship is returned."""
+        """Store a link; an existing link with the same ends, type and relationship is returned.
+        A supersedes link ends its target's validity (``validity``); one that would close a
+        cycle is refused (``reject_cycles``). Removing a link, or a memory with its links,
+        recomputes the validity of the memories it superseded."""
         ...
 
     def add_links(self, links: Sequence[Link]) -> builtins.list[Link]:

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from kenning.errors import NotFoundError, StoreError, ValidationError
 from kenning.hooks.pgcontext import RANK as _RANK
-from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS
+from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS, STANDING
 from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, SessionEvent
 from kenning.places.lean import mark_written, version_file
-from kenning.store.base import SCHEMA_VERSION, UPDATABLE
+from kenning.store.base import SCHEMA_VERSION, UPDATABLE, reject_cycles, validity
 from kenning.store.keywordplan import RANK_BUDGET, KeywordPlan, plan
 from kenning.store.sqlite import (
     _CATEGORIES,
@@ -204,16 +204,31 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX idx_confidence_log_memory ON confidence_log(memory_id, at_ms);
     """,
+    """
+    -- Validity (as the SQLite engine): valid_from NULL means since created_at; valid_to and
+    -- superseded_by are read from the stored supersedes links right after this step.
+    ALTER TABLE memories ADD COLUMN valid_from BIGINT, ADD COLUMN valid_to BIGINT,
+        ADD COLUMN superseded_by TEXT COLLATE "C";
+    """,
 ]
 assert len(MIGRATIONS) == SCHEMA_VERSION
+VALIDITY_FROM = 4  # the schema version whose upgrade fills validity from the stored links
+# A link that says its source supersedes its target (as kenning.store.base.is_supersedes).
+_SUPERSEDES_SQL = (
+    "l.link_type = 'evolution' AND coalesce(l.metadata->>'canonical', l.relationship) = "
+    "'supersedes'"
+)
 
-# The confidence rule of kenning.learning (+0.03 per access up to 1.0, -0.005 per hour
-# without access down to 0.1) as SQL over the row's own timestamps, evaluated
-# under the row lock of the UPDATE: concurrent processes never lose an access or a feedback.
+# The confidence rule of kenning.learning (+0.03 per use up to 1.0; for episodic kinds
+# -0.005 per hour without use down to 0.1, standing kinds in learning.STANDING do not decay)
+# as SQL over the row's own type and timestamps, evaluated under the row lock of the UPDATE:
+# concurrent processes never lose a use or a feedback.
 _ANCHOR_SQL = "GREATEST(created_at, updated_at, coalesce(last_accessed_at, 0))"
+_STANDING_SQL = "(" + ", ".join(f"'{t}'" for t in sorted(STANDING)) + ")"
 _DECAYED_SQL = (
+    f"CASE WHEN type IN {_STANDING_SQL} THEN confidence ELSE "
     f"GREATEST(LEAST(confidence, {FLOOR}), confidence - {DECAY_PER_HOUR} * "
-    f"GREATEST(0, %(at)s - {_ANCHOR_SQL}) / {HOUR_MS}.0)"
+    f"GREATEST(0, %(at)s - {_ANCHOR_SQL}) / {HOUR_MS}.0) END"
 )
 _ACCESSED_SQL = f"LEAST({CEILING}, {_DECAYED_SQL} + {ACCESS_BOOST} * %(n)s)"
 _ADJUSTED_SQL = f"LEAST({CEILING}, GREATEST(0.0, {_DECAYED_SQL} + %(delta)s))"
@@ -221,7 +236,7 @@ _ADJUSTED_SQL = f"LEAST({CEILING}, GREATEST(0.0, {_DECAYED_SQL} + %(delta)s))"
 _MEMORY_COLUMNS = (
     "id, type, topic, summary, content, category, tags, source, confidence, outcome, "
     "outcome_reason, project, scope, agent, created_at, updated_at, last_accessed_at, "
-    "access_count, content_hash, metadata"
+    "access_count, content_hash, metadata, valid_from, valid_to, superseded_by"
 )
 _M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in _MEMORY_COLUMNS.split(","))
 _LINK_COLUMNS = "id, from_id, to_id, link_type, confidence, created_by, metadata, created_at"
@@ -379,6 +394,9 @@ class PostgresStore:
             for step in range(version, SCHEMA_VERSION):
                 conn.execute(MIGRATIONS[step])
                 conn.execute("INSERT INTO kenning_schema(version) VALUES (%s)", (step + 1,))
+            if 0 < version < VALIDITY_FROM:
+                self._revalidate(conn, [r[0] for r in conn.execute(
+                    f"SELECT DISTINCT l.to_id FROM memory_links l WHERE {_SUPERSEDES_SQL}")])
             target = conn.execute(
                 "SELECT attstattarget FROM pg_attribute WHERE attrelid = 'memories'::regclass "
                 "AND attname = 'fts'").fetchone()
@@ -611,12 +629,12 @@ class PostgresStore:
              m.content, m.category.value, Jsonb(list(m.tags)), m.source, m.confidence,
              m.outcome.value if m.outcome else None, m.outcome_reason, m.project, m.scope.value,
              m.agent or "", m.created_at, m.updated_at, m.last_accessed_at, m.access_count,
-             m.content_hash, Jsonb(m.metadata))
+             m.content_hash, Jsonb(m.metadata), m.valid_from, m.valid_to, m.superseded_by)
             for m in memories
         ]
         sql = (
             "INSERT INTO memories (id, organisation, workspace, "
-            f"{_MEMORY_COLUMNS.split(', ', 1)[1]}) VALUES ({', '.join(['%s'] * 22)}) "
+            f"{_MEMORY_COLUMNS.split(', ', 1)[1]}) VALUES ({', '.join(['%s'] * 25)}) "
             "ON CONFLICT (organisation, workspace, project, scope, agent, content_hash) DO NOTHING "
             "RETURNING id"
         )
@@ -765,10 +783,12 @@ class PostgresStore:
 
     def delete(self, memory_id: str) -> bool:
         def work(conn: psycopg.Connection[Any]) -> bool:
+            superseded = self._superseded_by_links(conn, "l.from_id = %s", [memory_id])
             cur = conn.execute(
                 f"DELETE FROM memories m WHERE m.id = %s AND {self._mine}", (memory_id,))
             if cur.rowcount:
                 self._log_changes(conn, [memory_id])
+                self._revalidate(conn, superseded)
             return cur.rowcount > 0
 
         return self._run(work)
@@ -876,14 +896,12 @@ class PostgresStore:
         )
         return {r[0]: np.asarray(_array(r[1]), dtype=np.float32) for r in rows}
 
-    def record_access(self, ids: Sequence[str], at_ms: int) -> None:
+    def record_access(self, ids: Sequence[str], at_ms: int, reason: str = "accessed") -> None:
         if not ids:
             return
         counts: dict[str, int] = {}
         for i in ids:
             counts[i] = counts.get(i, 0) + 1
-        top = sorted(set(ids[:CO_ACCESS_TOP]))
-        pairs = [(a, b, at_ms) for i, a in enumerate(top) for b in top[i + 1 :]]
 
         def work(conn: psycopg.Connection[Any]) -> None:
             mine = self._owned_ids(conn, sorted(counts))  # another workspace's ids change nothing
@@ -897,18 +915,36 @@ class PostgresStore:
                     [{"n": n, "at": at_ms, "id": i} for i, n in sorted(counts.items())
                      if i in mine],
                 )
-            self._log_confidence(conn, sorted(mine), at_ms, "accessed")
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO co_access(a, b, count, last_at) "
-                    "SELECT %s, %s, 1, %s WHERE EXISTS (SELECT 1 FROM memories WHERE id = %s) "
-                    "AND EXISTS (SELECT 1 FROM memories WHERE id = %s) "
-                    "ON CONFLICT (a, b) DO UPDATE SET count = co_access.count + 1, "
-                    "last_at = GREATEST(co_access.last_at, excluded.last_at)",
-                    [(a, b, at, a, b) for a, b, at in pairs if a in mine and b in mine],
-                )
+            self._log_confidence(conn, sorted(mine), at_ms, reason)
+            self._co_access(conn, ids, at_ms, mine)
 
         self._run(work)
+
+    def record_co_access(self, ids: Sequence[str], at_ms: int) -> None:
+        if len(set(ids[:CO_ACCESS_TOP])) < 2:
+            return
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            self._co_access(conn, ids, at_ms, self._owned_ids(conn, sorted(set(ids))))
+
+        self._run(work)
+
+    @staticmethod
+    def _co_access(conn: psycopg.Connection[Any], ids: Sequence[str], at_ms: int,
+                   mine: builtins.set[str]) -> None:
+        """Count each pair among the first ``CO_ACCESS_TOP`` ids (of this workspace) as seen
+        together."""
+        top = sorted(set(ids[:CO_ACCESS_TOP]))
+        pairs = [(a, b) for i, a in enumerate(top) for b in top[i + 1 :]]
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO co_access(a, b, count, last_at) "
+                "SELECT %s, %s, 1, %s WHERE EXISTS (SELECT 1 FROM memories WHERE id = %s) "
+                "AND EXISTS (SELECT 1 FROM memories WHERE id = %s) "
+                "ON CONFLICT (a, b) DO UPDATE SET count = co_access.count + 1, "
+                "last_at = GREATEST(co_access.last_at, excluded.last_at)",
+                [(a, b, at_ms, a, b) for a, b in pairs if a in mine and b in mine],
+            )
 
     def adjust_confidence(
         self, changes: Sequence[tuple[str, float, str]], at_ms: int
@@ -1071,6 +1107,12 @@ class PostgresStore:
         missing = [i for i in ends if i not in owned]
         if missing:
             raise NotFoundError(f"no memory with id {missing[0]}")
+        if any(ln.link_type is LinkType.EVOLUTION for ln in links):
+            kept = {id(ln) for ln in reject_cycles(
+                [ln for ln in links if ln.from_id != ln.to_id],
+                lambda ids: self._supersedes_out(conn, ids))}
+            rows = [r for r, ln in zip(rows, [ln for ln in links if ln.from_id != ln.to_id],
+                                       strict=True) if id(ln) in kept]
         # Sorted by the unique key so concurrent writers lock rows in the same order.
         rows.sort(key=lambda r: (r[1], r[2], r[3], r[8]))
         with conn.cursor() as cur:
@@ -1086,6 +1128,48 @@ class PostgresStore:
                 "THEN excluded.created_by ELSE memory_links.created_by END",
                 rows,
             )
+        self._revalidate(conn, [r[2] for r in rows if r[3] == LinkType.EVOLUTION.value])
+
+    @staticmethod
+    def _supersedes_out(conn: psycopg.Connection[Any], ids: Sequence[str]
+                        ) -> builtins.list[tuple[str, str]]:
+        """(from, to) of the stored supersedes links out of ``ids``."""
+        return [(r[0], r[1]) for r in conn.execute(
+            f"SELECT l.from_id, l.to_id FROM memory_links l WHERE l.from_id = ANY(%s) "
+            f"AND {_SUPERSEDES_SQL}", (list(ids),))]
+
+    @staticmethod
+    def _superseded_by_links(conn: psycopg.Connection[Any], where: str, params: Sequence[Any]
+                             ) -> builtins.list[str]:
+        """Targets of the evolution links matching ``where`` (over ``l``), before they change."""
+        return [r[0] for r in conn.execute(
+            "SELECT DISTINCT l.to_id FROM memory_links l WHERE l.link_type = 'evolution' "
+            f"AND {where}", list(params))]
+
+    def _revalidate(self, conn: psycopg.Connection[Any], ids: Sequence[str]) -> None:
+        """Recompute ``valid_to`` and ``superseded_by`` of ``ids`` from the supersedes links
+        into them (``kenning.store.base.validity``); a memory whose values change is logged
+        (so this machine's prompt index is out of date too)."""
+        ids = sorted(set(ids))
+        if not ids:
+            return
+        ends = validity((r[0], r[1], r[2], r[3]) for r in conn.execute(
+            "SELECT l.to_id, l.from_id, l.created_at, s.created_at FROM memory_links l "
+            f"JOIN memories s ON s.id = l.from_id WHERE l.to_id = ANY(%s) AND {_SUPERSEDES_SQL}",
+            (ids,)))
+        changed = [
+            (*ends.get(mid, (None, None)), mid)
+            for mid, valid_to, by in conn.execute(
+                "SELECT id, valid_to, superseded_by FROM memories WHERE id = ANY(%s) "
+                "ORDER BY id FOR UPDATE", (ids,)).fetchall()
+            if (valid_to, by) != ends.get(mid, (None, None))
+        ]
+        if changed:
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "UPDATE memories SET valid_to = %s, superseded_by = %s WHERE id = %s",
+                    changed)
+            self._log_changes(conn, [row[2] for row in changed])
 
     def add_links(self, links: Sequence[Link]) -> builtins.list[Link]:
         if not links:
@@ -1163,9 +1247,17 @@ class PostgresStore:
     def delete_links(self, link_ids: Sequence[str]) -> int:
         if not link_ids:
             return 0
-        return self._run(lambda conn: conn.execute(
-            "DELETE FROM memory_links l USING memories m WHERE m.id = l.from_id AND "
-            f"l.id = ANY(%s) AND {self._mine}", (sorted(set(link_ids)),)).rowcount)
+        ids = sorted(set(link_ids))
+
+        def work(conn: psycopg.Connection[Any]) -> int:
+            superseded = self._superseded_by_links(conn, "l.id = ANY(%s)", [ids])
+            gone = conn.execute(
+                "DELETE FROM memory_links l USING memories m WHERE m.id = l.from_id AND "
+                f"l.id = ANY(%s) AND {self._mine}", (ids,)).rowcount
+            self._revalidate(conn, superseded)
+            return gone
+
+        return self._run(work)
 
     def update_link(self, link_id: str, *, confidence: float | None = None,
                     metadata: dict[str, Any] | None = None) -> Link:
@@ -1179,6 +1271,7 @@ class PostgresStore:
             if metadata is not None:
                 conn.execute(f"UPDATE memory_links l SET metadata = %s FROM memories m "
                              f"WHERE {mine}", (Jsonb(metadata), link_id))
+                self._revalidate(conn, self._superseded_by_links(conn, "l.id = %s", [link_id]))
             return conn.execute(
                 f"SELECT {_L_COLUMNS} FROM memory_links l JOIN memories m ON m.id = l.from_id "
                 f"WHERE l.id = %s AND {self._mine}", (link_id,)).fetchone()
@@ -1196,6 +1289,7 @@ class PostgresStore:
                 "SELECT l.id, l.from_id, l.to_id, l.metadata FROM memory_links l JOIN memories m "
                 f"ON m.id = l.from_id WHERE l.relationship = %s AND {self._mine} "
                 "ORDER BY l.id FOR UPDATE OF l", (old,)).fetchall()
+            superseded = self._superseded_by_links(conn, "l.id = ANY(%s)", [[r[0] for r in rows]])
             for link_id, from_id, to_id, meta in rows:
                 meta = dict(meta)
                 meta.setdefault("merged_from", old)
@@ -1211,6 +1305,8 @@ class PostgresStore:
                         "UPDATE memory_links SET relationship = %s, link_type = %s, "
                         "metadata = %s WHERE id = %s",
                         (new, link_type.value, Jsonb(meta), link_id))
+            self._revalidate(conn, superseded + self._superseded_by_links(
+                conn, "l.id = ANY(%s)", [[r[0] for r in rows]]))
             return len(rows)
 
         return self._run(work)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kenning.errors import NotFoundError, StoreError, ValidationError
-from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS
+from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS, STANDING
 from kenning.models import (
     Category,
     CreatedBy,
@@ -32,7 +32,7 @@ from kenning.models import (
     SessionEvent,
 )
 from kenning.places.lean import mark_written, version_file
-from kenning.store.base import SCHEMA_VERSION, UPDATABLE
+from kenning.store.base import SCHEMA_VERSION, UPDATABLE, reject_cycles, validity
 from kenning.text import embedding_text, keyword_terms
 
 if TYPE_CHECKING:
@@ -208,14 +208,32 @@ MIGRATIONS.append(
     CREATE INDEX idx_confidence_log_memory ON confidence_log(memory_id, at_ms);
     """
 )
+MIGRATIONS.append(
+    """
+    -- Validity: when a memory became true and when (and by which successor) it stopped being
+    -- true. valid_from NULL means since created_at; the supersedes links already stored are
+    -- read into valid_to and superseded_by right after this step (VALIDITY_FROM).
+    ALTER TABLE memories ADD COLUMN valid_from INTEGER;
+    ALTER TABLE memories ADD COLUMN valid_to INTEGER;
+    ALTER TABLE memories ADD COLUMN superseded_by TEXT;
+    """
+)
 assert len(MIGRATIONS) == SCHEMA_VERSION
+VALIDITY_FROM = 4  # the schema version whose upgrade fills validity from the stored links
+# A link that says its source supersedes its target (as kenning.store.base.is_supersedes).
+_SUPERSEDES_SQL = (
+    "l.link_type = 'evolution' AND "
+    "coalesce(json_extract(l.metadata, '$.canonical'), l.relationship) = 'supersedes'"
+)
 
-# The confidence rule of kenning.learning as SQL over the row's own timestamps: decay
-# since the last touch (never below the floor), then the access boost or the feedback delta.
+# The confidence rule of kenning.learning as SQL over the row's own type and timestamps:
+# episodic kinds decay since the last touch (never below the floor), standing kinds
+# (learning.STANDING) keep theirs; then the use boost or the feedback delta.
 _ANCHOR_SQL = "max(created_at, updated_at, coalesce(last_accessed_at, 0))"
 _DECAYED_SQL = (
+    f"CASE WHEN type IN {_in(sorted(STANDING))} THEN confidence ELSE "
     f"max(min(confidence, {FLOOR}), confidence - {DECAY_PER_HOUR} * "
-    f"max(0, :at - {_ANCHOR_SQL}) / {HOUR_MS}.0)"
+    f"max(0, :at - {_ANCHOR_SQL}) / {HOUR_MS}.0) END"
 )
 _ACCESSED_SQL = f"min({CEILING}, {_DECAYED_SQL} + {ACCESS_BOOST} * :n)"
 _ADJUSTED_SQL = f"min({CEILING}, max(0.0, {_DECAYED_SQL} + :delta))"
@@ -223,11 +241,11 @@ _ADJUSTED_SQL = f"min({CEILING}, max(0.0, {_DECAYED_SQL} + :delta))"
 _MEMORY_COLUMNS = (
     "id, type, topic, summary, content, category, tags, source, confidence, outcome, "
     "outcome_reason, project, scope, agent, created_at, updated_at, last_accessed_at, "
-    "access_count, content_hash, metadata"
+    "access_count, content_hash, metadata, valid_from, valid_to, superseded_by"
 )
 _INSERT_SQL = (
     f"INSERT INTO memories ({_MEMORY_COLUMNS}) VALUES "
-    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
     "ON CONFLICT (project, scope, agent, content_hash) DO NOTHING"
 )
 
@@ -266,6 +284,9 @@ def _row_to_memory(row: Sequence[Any], is_new: bool = True) -> Memory:
         content_hash=row[18],
         metadata=_json(row[19], None) or {},
         is_new=is_new,
+        valid_from=int(row[14]) if row[20] is None else int(row[20]),
+        valid_to=None if row[21] is None else int(row[21]),
+        superseded_by=row[22],
     )
 
 
@@ -276,6 +297,7 @@ def _memory_params(m: Memory) -> tuple[Any, ...]:
         m.outcome.value if m.outcome else None, m.outcome_reason, m.project, m.scope.value,
         m.agent or "", m.created_at, m.updated_at, m.last_accessed_at, m.access_count,
         m.content_hash, json.dumps(m.metadata, ensure_ascii=False, sort_keys=True),
+        m.valid_from, m.valid_to, m.superseded_by,
     )
 
 
@@ -406,6 +428,10 @@ class SQLiteStore:
             for step in range(version, SCHEMA_VERSION):
                 for statement in _split_sql(MIGRATIONS[step]):
                     self._conn.execute(statement)
+            if version < VALIDITY_FROM:
+                targets = [r[0] for r in self._conn.execute(
+                    f"SELECT DISTINCT l.to_id FROM memory_links l WHERE {_SUPERSEDES_SQL}")]
+                self._revalidate(self._conn, targets)
             self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @contextmanager
@@ -566,9 +592,11 @@ class SQLiteStore:
 
     def delete(self, memory_id: str) -> bool:
         with self._write() as c:
+            superseded = self._superseded_by_links(c, "l.from_id = ?", [memory_id])
             cur = c.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
             if cur.rowcount:
                 self._log_changes(c, [memory_id])
+                self._revalidate(c, superseded)
             return cur.rowcount > 0
 
     def list(
@@ -723,14 +751,12 @@ class SQLiteStore:
         with self._lock:
             return self._cache(embedder_id).vectors_of(ids)
 
-    def record_access(self, ids: Sequence[str], at_ms: int) -> None:
+    def record_access(self, ids: Sequence[str], at_ms: int, reason: str = "accessed") -> None:
         if not ids:
             return
         counts: dict[str, int] = {}
         for i in ids:
             counts[i] = counts.get(i, 0) + 1
-        top = sorted(set(ids[:CO_ACCESS_TOP]))
-        pairs = [(a, b, at_ms) for i, a in enumerate(top) for b in top[i + 1 :]]
         with self._write() as c:
             # The learning rule in SQL, so concurrent processes never lose an update.
             c.executemany(
@@ -738,12 +764,24 @@ class SQLiteStore:
                 "+ :n, last_accessed_at = max(:at, coalesce(last_accessed_at, 0)) WHERE id = :id",
                 [{"at": at_ms, "n": n, "id": i} for i, n in counts.items()],
             )
-            self._log_confidence(c, list(counts), at_ms, "accessed")
-            c.executemany(
-                "INSERT INTO co_access(a, b, count, last_at) VALUES (?, ?, 1, ?) "
-                "ON CONFLICT (a, b) DO UPDATE SET count = count + 1, last_at = excluded.last_at",
-                pairs,
-            )
+            self._log_confidence(c, list(counts), at_ms, reason)
+            self._co_access(c, ids, at_ms)
+
+    def record_co_access(self, ids: Sequence[str], at_ms: int) -> None:
+        if len(set(ids[:CO_ACCESS_TOP])) < 2:
+            return
+        with self._write() as c:
+            self._co_access(c, ids, at_ms)
+
+    @staticmethod
+    def _co_access(c: sqlite3.Connection, ids: Sequence[str], at_ms: int) -> None:
+        """Count each pair among the first ``CO_ACCESS_TOP`` ids as seen together."""
+        top = sorted(set(ids[:CO_ACCESS_TOP]))
+        c.executemany(
+            "INSERT INTO co_access(a, b, count, last_at) VALUES (?, ?, 1, ?) "
+            "ON CONFLICT (a, b) DO UPDATE SET count = count + 1, last_at = excluded.last_at",
+            [(a, b, at_ms) for i, a in enumerate(top) for b in top[i + 1 :]],
+        )
 
     def adjust_confidence(
         self, changes: Sequence[tuple[str, float, str]], at_ms: int
@@ -870,14 +908,15 @@ class SQLiteStore:
                 f"SELECT id FROM memories WHERE id IN ({', '.join('?' for _ in chunk)})", chunk))
         return found
 
-    @classmethod
-    def _insert_links(cls, c: sqlite3.Connection, links: Sequence[Link]) -> None:
+    def _insert_links(self, c: sqlite3.Connection, links: Sequence[Link]) -> None:
         # A clear error, not the foreign key's, for a link to a memory that is not stored.
         ends = sorted({i for ln in links if ln.from_id != ln.to_id for i in (ln.from_id, ln.to_id)})
-        found = cls._existing_ids(c, ends)
+        found = self._existing_ids(c, ends)
         missing = [i for i in ends if i not in found]
         if missing:
             raise NotFoundError(f"no memory with id {missing[0]}")
+        if any(ln.link_type is LinkType.EVOLUTION for ln in links):
+            links = reject_cycles(links, lambda ids: self._supersedes_out(c, ids))
         c.executemany(
             f"INSERT INTO memory_links ({_LINK_COLUMNS}, relationship) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -898,6 +937,50 @@ class SQLiteStore:
                 if ln.from_id != ln.to_id
             ],
         )
+        self._revalidate(c, [ln.to_id for ln in links if ln.link_type is LinkType.EVOLUTION])
+
+    @staticmethod
+    def _supersedes_out(c: sqlite3.Connection, ids: Sequence[str]
+                        ) -> builtins.list[tuple[str, str]]:
+        """(from, to) of the stored supersedes links out of ``ids``."""
+        out: builtins.list[tuple[str, str]] = []
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start : start + 500])
+            out += c.execute(
+                f"SELECT l.from_id, l.to_id FROM memory_links l WHERE l.from_id IN "
+                f"({', '.join('?' for _ in chunk)}) AND {_SUPERSEDES_SQL}", chunk).fetchall()
+        return out
+
+    @staticmethod
+    def _superseded_by_links(c: sqlite3.Connection, where: str, params: Sequence[Any]
+                             ) -> builtins.list[str]:
+        """Targets of the evolution links matching ``where`` (over ``l``), before they change."""
+        return [r[0] for r in c.execute(
+            f"SELECT DISTINCT l.to_id FROM memory_links l WHERE l.link_type = 'evolution' "
+            f"AND {where}", list(params))]
+
+    def _revalidate(self, c: sqlite3.Connection, ids: Sequence[str]) -> None:
+        """Recompute ``valid_to`` and ``superseded_by`` of ``ids`` from the supersedes links
+        into them (``kenning.store.base.validity``); a memory whose values change is logged."""
+        ids = list(dict.fromkeys(ids))
+        for start in range(0, len(ids), 400):
+            chunk = ids[start : start + 400]
+            marks = ", ".join("?" for _ in chunk)
+            ends = validity(c.execute(
+                "SELECT l.to_id, l.from_id, l.created_at, s.created_at FROM memory_links l "
+                f"JOIN memories s ON s.id = l.from_id WHERE l.to_id IN ({marks}) "
+                f"AND {_SUPERSEDES_SQL}", chunk))
+            changed = [
+                (*ends.get(mid, (None, None)), mid)
+                for mid, valid_to, by in c.execute(
+                    f"SELECT id, valid_to, superseded_by FROM memories WHERE id IN ({marks})",
+                    chunk).fetchall()
+                if (valid_to, by) != ends.get(mid, (None, None))
+            ]
+            if changed:
+                c.executemany("UPDATE memories SET valid_to = ?, superseded_by = ? WHERE id = ?",
+                              changed)
+                self._log_changes(c, [row[2] for row in changed])
 
     def add_links(self, links: Sequence[Link]) -> builtins.list[Link]:
         if not links:
@@ -973,9 +1056,17 @@ class SQLiteStore:
         if not link_ids:
             return 0
         with self._write() as c:
-            return c.executemany(
+            ids = list(dict.fromkeys(link_ids))
+            superseded: builtins.list[str] = []
+            for start in range(0, len(ids), 400):
+                chunk = ids[start : start + 400]
+                superseded += self._superseded_by_links(
+                    c, f"l.id IN ({', '.join('?' for _ in chunk)})", chunk)
+            gone = c.executemany(
                 "DELETE FROM memory_links WHERE id = ?", [(i,) for i in link_ids]
             ).rowcount
+            self._revalidate(c, superseded)
+            return gone
 
     def update_link(self, link_id: str, *, confidence: float | None = None,
                     metadata: dict[str, Any] | None = None) -> Link:
@@ -986,6 +1077,7 @@ class SQLiteStore:
             if metadata is not None:
                 c.execute("UPDATE memory_links SET metadata = ? WHERE id = ?",
                           (json.dumps(metadata, ensure_ascii=False), link_id))
+                self._revalidate(c, self._superseded_by_links(c, "l.id = ?", [link_id]))
             row = c.execute(
                 f"SELECT {_LINK_COLUMNS} FROM memory_links WHERE id = ?", (link_id,)
             ).fetchone()
@@ -998,6 +1090,7 @@ class SQLiteStore:
             rows = c.execute(
                 "SELECT id, metadata FROM memory_links WHERE relationship = ?", (old,)
             ).fetchall()
+            superseded = self._superseded_by_links(c, "l.relationship = ?", [old])
             moved = 0
             for link_id, meta_text in rows:
                 meta = json.loads(meta_text)
@@ -1011,6 +1104,8 @@ class SQLiteStore:
                 if cur.rowcount == 0:  # the same link already exists under the new word
                     c.execute("DELETE FROM memory_links WHERE id = ?", (link_id,))
                 moved += 1
+            self._revalidate(c, superseded + self._superseded_by_links(
+                c, "l.relationship = ?", [new]))
             return moved
 
     def link_summary(self, filters: Filters) -> dict[str, dict[str, int]]:
