@@ -139,7 +139,7 @@ def bench_decay(n: int, embedder: MiniLMEmbedder) -> dict[str, Any]:
             t0 = time.perf_counter()
             for m in raw:
                 learning.decayed(m.confidence, learning.anchor_ms(
-                    m.created_at, m.updated_at, m.last_accessed_at), now)
+                    m.created_at, m.updated_at, m.last_accessed_at), now, m.type.value)
             pure.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
             k.list(limit=None)

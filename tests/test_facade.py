@@ -109,14 +109,15 @@ def test_recall_filters(k: Kenning, clock: Callable) -> None:
     assert k.recall("database", topic="nothing") == []
 
 
-def test_recall_updates_access_statistics(k: Kenning, clock) -> None:
+def test_recall_is_not_a_use_and_a_fetch_to_use_is(k: Kenning, clock) -> None:
     m = k.remember("Gotcha: the dev server caches env vars", type="gotcha")
     clock.advance(1000)
     k.recall("dev server env vars", k=1)
     got = k.get(m.id)
-    assert got.access_count == 1 and got.last_accessed_at == clock()
-    k.recall("dev server env vars", k=1, track=False)
-    assert k.get(m.id).access_count == 1
+    assert (got.access_count, got.last_accessed_at, got.confidence) == (0, None, m.confidence)
+    used = k.get(m.id, touch=True)
+    assert used.access_count == 1 and used.last_accessed_at == clock()
+    assert used.confidence == pytest.approx(m.confidence + 0.03)
 
 
 def test_recall_rejects_bad_arguments(k: Kenning) -> None:

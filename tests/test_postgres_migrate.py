@@ -39,6 +39,8 @@ def build_source(path: Path, embedder: MiniLMEmbedder, clock: Clock) -> dict:
             clock.advance(1000)
             k.recall("JWT sessions", k=3)
         k.recall("build cache", k=3)
+        for i in range(12):  # uses fill the confidence log (recall alone changes no confidence)
+            k.get(old.id if i % 2 else new.id, touch=True)
         k.update(old.id, confidence=0.42)
         k.feedback(new.id, -0.05, "refresh broke in staging")
         k.consolidate()
@@ -79,8 +81,9 @@ def test_sqlite_to_postgres_to_sqlite_keeps_hashes(
         assert k.why("auth")[0].memory.content == "Use sessions instead of JWT"
         newest = k.recall("JWT sessions", k=1)[0].memory
         assert newest.topic == "auth"
+        k.get(newest.id, touch=True)  # the migrated store keeps learning from use
         reasons = [h["reason"] for h in k.confidence_history(newest.id)]
-        assert reasons[-2:] == ["refresh broke in staging", "accessed"]
+        assert reasons[-2:] == ["refresh broke in staging", "fetched by id"]
 
 
 def test_interrupted_migration_resumes_without_duplicates(

@@ -219,7 +219,8 @@ class FindingsService:
         **kw: Any,
     ) -> list[Hit]:
         """Recall a wider pool untracked, keep the hits in scope (and of the wanted
-        episodes), and count an access only for the ``k`` that are returned."""
+        episodes), and count only the ``k`` that are returned as retrieved together (retrieval
+        never changes confidence)."""
         wanted = {episode(e) for e in episodes} if episodes else None
         v.positive_int(k, "k", 1000)
         filtering = spec is not None or agent is not None or wanted is not None
@@ -228,6 +229,6 @@ class FindingsService:
         out = [h for h in hits
                if in_scope(h.memory, spec=spec, agent=agent, include_shared=include_shared)
                and (wanted is None or episode_of(h.memory) in wanted)][:k]
-        if track and out:
-            self.store.record_access([h.memory.id for h in out], self.clock())
+        if track and len(out) > 1:
+            self.store.record_co_access([h.memory.id for h in out], self.clock())
         return out

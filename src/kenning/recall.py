@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal
 from kenning import validation as v
 from kenning.errors import NotFoundError, ValidationError
 from kenning.ids import looks_like_id
-from kenning.models import Filters, Hit, LinkType, Memory, MemoryType, Scope
+from kenning.models import Filters, Hit, Memory, MemoryType, Scope
 from kenning.ranking import RankWeights, contenders, final_scores, fuse, intent_types
 from kenning.times import to_ms
 
@@ -35,6 +35,22 @@ if TYPE_CHECKING:
 Mode = Literal["hybrid", "keyword", "vector"]
 Progress = Callable[[int, int], None]
 CONTEXT_MIN_CONFIDENCE = 0.3  # path confidence for a memory to count as connected to a context
+# Cosine similarity from which a candidate without a keyword match still counts as relevant.
+# Measured with the bundled MiniLM model on developer memories: paraphrased questions that share
+# no word with their memory score 0.06-0.58 (median 0.33, 27 of 30 at 0.2 or more); a question
+# against an unrelated memory -0.14-0.25 (median -0.01, 29 of 30 below 0.2); off-topic
+# questions (weather, recipes) reach at most 0.196 against any of them.
+MIN_SIMILARITY = 0.2
+
+
+def relevant(fused: dict[str, dict[str, float]], min_similarity: float = MIN_SIMILARITY
+             ) -> dict[str, dict[str, float]]:
+    """The fused candidates that bear on the query: a keyword match, or a vector similarity of
+    at least ``min_similarity``. The final factors reorder relevant memories; this keeps the
+    merely nearest ones out when nothing relevant exists."""
+    return {mid: p for mid, p in fused.items()
+            if p["keyword_rank"] > 0 or (p["vector_rank"] > 0
+                                         and p["vector_similarity"] >= min_similarity)}
 
 
 class RecallService:
@@ -77,8 +93,18 @@ class RecallService:
 
     # -- reading -------------------------------------------------------------------------------
 
-    def get(self, memory_id: str) -> Memory:
-        """The memory with this id or unique id prefix (6 characters or more), as of now."""
+    def get(self, memory_id: str, *, touch: bool = False) -> Memory:
+        """The memory with this id or unique id prefix (6 characters or more), as of now. With
+        ``touch`` the fetch is a use (an agent asked for this memory by id): it gains
+        ``kenning.learning.ACCESS_BOOST`` and the memory is returned as it is afterwards."""
+        found = self._find(memory_id)
+        if not touch:
+            return found
+        self.store.record_access([found.id], self.clock(), "fetched by id")
+        return self._find(found.id)
+
+    def _find(self, memory_id: str) -> Memory:
+        """The memory with this id or unique id prefix, as of now."""
         if not isinstance(memory_id, str) or not memory_id.strip():
             raise ValidationError("memory id is empty")
         key = memory_id.strip().upper()
@@ -174,11 +200,15 @@ class RecallService:
         mode: Mode = "hybrid",
         track: bool = True,
         context: str | None = None,
+        weak: bool = False,
     ) -> builtins.list[Hit]:
-        """The ``k`` best memories for ``query`` within the filters: keyword and vector
-        candidates fused, narrowed to the contenders, then ranked with the memories' live
-        confidence, recency, outcome, supersession, PageRank (once computed) and closeness to
-        ``context``; returned memories count as accessed when ``track``."""
+        """The ``k`` best relevant memories for ``query`` within the filters: keyword and
+        vector candidates fused, kept when they match a keyword or come at least
+        ``MIN_SIMILARITY`` close in meaning (any, when ``weak``), narrowed to the contenders,
+        then ranked with the memories' live confidence, recency, outcome, supersession,
+        PageRank (once computed) and closeness to ``context``. Retrieval never changes
+        confidence (only a use does); with ``track`` the head of the result is counted as
+        retrieved together, which the graph's co-access links grow from."""
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query is empty")
         v.positive_int(k, "k", 1000)
@@ -202,6 +232,8 @@ class RecallService:
         elif want_keyword:
             keyword = self.store.keyword_search(query, f, pool)
         fused = fuse(keyword, vector, self.weights)
+        if not weak:
+            fused = relevant(fused)
         near = None
         if context is not None:
             anchor = self.get(context)
@@ -215,16 +247,11 @@ class RecallService:
         pagerank = None
         if use_graph:
             pagerank = {mid: pr for mid, (pr, _) in self.store.graph_scores(head).items()}
-        superseded = frozenset(
-            ln.to_id for ln in self.store.links_for(head, link_types=[LinkType.EVOLUTION],
-                                                    direction="in")
-            if ln.metadata.get("canonical", ln.relationship) == "supersedes"
-        )
         ranked = final_scores(fused, memories, now, self.weights, intent_types(query),
-                              pagerank=pagerank, context=near, superseded=superseded)[:k]
+                              pagerank=pagerank, context=near)[:k]
         hits = [Hit(memories[m], score, parts if explain else None) for m, score, parts in ranked]
-        if track and hits:
-            self.store.record_access([h.memory.id for h in hits], now)
+        if track and len(hits) > 1:
+            self.store.record_co_access([h.memory.id for h in hits], now)
         return hits
 
     # -- vectors -------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from kenning import learning
 from kenning.models import SessionEvent
+from kenning.outcomes import check_of
 
 
 @dataclass
@@ -20,9 +21,24 @@ class Trajectory:
     steps: list[dict[str, object]] = field(default_factory=list)
 
     def outcomes(self) -> list[tuple[str, bool]]:
-        """Tool outcomes that followed, as ``(test|command, ok)`` for ``learning.judge``."""
-        return [("test" if learning.is_test_command(str(s["cmd"]).split()) else "command",
-                 bool(s["ok"])) for s in self.steps if s["kind"] == "tool" and s.get("cmd")]
+        """The checks that followed, as ``(suite, passed)`` for ``learning.judge``: the suite and
+        verdict the hook journalled, or, for an event journalled before hooks named checks, the
+        check its command head names (``pytest``, ``npm test``). Commands that run no check
+        and runs without a verdict (no tests ran, interrupted) are left out."""
+        out: list[tuple[str, bool]] = []
+        for s in self.steps:
+            if s["kind"] != "tool" or not isinstance(s.get("ok"), bool):
+                continue
+            suite = s.get("suite")
+            if not isinstance(suite, str) or not suite:
+                if "check" in s or not isinstance(s.get("cmd"), str):
+                    continue
+                check = check_of(str(s["cmd"]))
+                if check is None:
+                    continue
+                suite = check.suite
+            out.append((suite, bool(s["ok"])))
+        return out
 
     def used(self) -> bool:
         """Whether the memory was put in front of the model in this session (only then do the

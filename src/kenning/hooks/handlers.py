@@ -129,10 +129,20 @@ _EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 
 def _command_head(command: str) -> list[str]:
     """The program and up to two plain subcommand words (``npm run test``), never arguments that
-    could carry a secret: only short lower-case words made of letters, digits, ``._-``."""
+    could carry a secret: only short lower-case words made of letters, digits, ``._-``. A
+    leading ``cd x &&``, environment assignments (``CI=1``) and ``python -m`` are skipped, so
+    ``cd app && python -m pytest -q`` is ``pytest``."""
+    from kenning import outcomes
+
+    parts = outcomes.segments(command[:4000])
+    words = next((p for p in parts if p[0] not in ("cd", "pushd")), [])
+    while words and outcomes.is_assignment(words[0]):
+        words = words[1:]
+    if len(words) > 2 and words[1] == "-m" and outcomes.is_python(os.path.basename(words[0])):
+        words = words[2:]
     out: list[str] = []
-    for word in command.strip().split()[:3]:
-        if len(word) > 24 or not all(c.isalnum() or c in "._-/" for c in word):
+    for word in words[:3]:
+        if not word or len(word) > 24 or not all(c.isalnum() or c in "._-/" for c in word):
             break
         if any(c.isupper() for c in word) or (word.startswith("-") and out):
             break
@@ -140,11 +150,54 @@ def _command_head(command: str) -> list[str]:
     return out
 
 
+_OUTPUT_TAIL = 4096  # of a check's output, only the end is read (where runners summarise)
+
+
+def _bash_outcome(payload: dict[str, object], command: str, failed: bool
+                  ) -> dict[str, object]:
+    """For a command that runs a check (tests, a build, a linter...): its kind, its suite, the
+    runner's summary (counts and words only) and whether it passed (left out when the run gave
+    no verdict: no tests ran, interrupted). Empty for any other command."""
+    from kenning import outcomes
+
+    check = outcomes.check_of(command)
+    if check is None:
+        return {}
+    found: dict[str, object] = {"check": check.kind, "suite": check.suite}
+    response = payload.get("tool_response")
+    if isinstance(response, dict) and response.get("interrupted"):
+        found["summary"] = "interrupted"
+        return found
+    exit_code: int | None = None
+    if failed:  # PostToolUseFailure: "Exit code N" and the output, in one string
+        error = payload.get("error")
+        error = error if isinstance(error, str) else ""
+        first, _, rest = error.partition("\n")
+        if first.lower().startswith("exit code "):
+            code = first[len("exit code "):].strip()
+            exit_code = int(code) if code.isdigit() else None
+            error = rest
+        output = error[-_OUTPUT_TAIL:]
+    else:
+        out = response.get("stdout") if isinstance(response, dict) else None
+        err = response.get("stderr") if isinstance(response, dict) else None
+        err = err[-_OUTPUT_TAIL // 2:] if isinstance(err, str) else ""
+        out = out[-(_OUTPUT_TAIL - len(err)):] if isinstance(out, str) else ""
+        output = out + "\n" + err if err else out
+    result = outcomes.read_result(check, output, failed=failed, exit_code=exit_code)
+    found["summary"] = result.summary
+    if result.ok is not None:
+        found["ok"] = result.ok
+    return found
+
+
 def record_tool(payload: dict[str, object], cwd: str | None, location: str, now_ms: int,
                 failed: bool = False) -> None:
     """Append the tool call's outcome to the journal: which tool, which file, which command,
-    whether it worked. No command arguments or output are kept here (they may hold secrets):
-    consolidation reads those from the transcript, through the redactor."""
+    whether it worked; for a check (tests, a build, a linter), its kind, suite and the runner's
+    summary, and whether it passed by that summary. No command arguments or output are kept
+    here (they may hold secrets): consolidation reads those from the transcript, through the
+    redactor."""
     tool = payload.get("tool_name")
     if not isinstance(tool, str):
         return
@@ -161,10 +214,14 @@ def record_tool(payload: dict[str, object], cwd: str | None, location: str, now_
             data["file"] = path[:400]
     elif tool == "Bash":
         command = tool_input.get("command")
-        if isinstance(command, str):
-            data["cmd"] = " ".join(_command_head(command))
         if isinstance(response, dict) and response.get("interrupted"):
             data["ok"] = False
+        if isinstance(command, str):
+            data["cmd"] = " ".join(_command_head(command))
+            outcome = _bash_outcome(payload, command, failed)
+            if outcome:
+                data.pop("ok")  # a check's verdict is its runner's, not the shell's
+                data.update(outcome)
     event = _event(payload, "", now_ms, "tool", data)
     if cwd:
         event["cwd"] = cwd[:1000]

@@ -16,13 +16,16 @@ COMMON_FROM = 2000
 
 def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence: float,
         created: int, updated: int, accessed: int | None, outcome: str | None,
-        relevance: float, pagerank: float, superseded: bool, now_ms: int, *, graph: bool,
+        relevance: float, pagerank: float, valid_to: int | None, now_ms: int, *, graph: bool,
         min_confidence: float = 0.0) -> dict[str, object] | None:
     """One candidate scored as ``kenning.ranking.final_scores`` scores it (keyword relevance,
-    decayed confidence, recency, PageRank, outcome, supersession), with its parts; None when
-    its confidence is below ``min_confidence``. Both prompt paths (index and store) use it."""
+    decayed confidence, recency, PageRank, outcome), with its parts; None when its confidence
+    is below ``min_confidence`` or a successor superseded it by ``now_ms``: the model is never
+    shown a memory that stopped being true. Both prompt paths (index and store) use it."""
+    if W.superseded(valid_to, now_ms):
+        return None
     confidence = learning.decayed(stored_confidence,
-                                  learning.anchor_ms(created, updated, accessed), now_ms)
+                                  learning.anchor_ms(created, updated, accessed), now_ms, mtype)
     if confidence < min_confidence:
         return None
     rec = W.recency(created, now_ms)
@@ -31,21 +34,19 @@ def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence
     if graph:
         score = W.GRAPH_ALPHA * score + (1 - W.GRAPH_ALPHA) * pagerank
     out_f = _OUTCOME.get(outcome, 1.0) if outcome else 1.0
-    history = W.SUPERSEDED_FACTOR if superseded else 1.0
-    score *= out_f * history
+    score *= out_f
     return {
         "id": mid, "type": mtype, "topic": topic or None, "summary": summary,
         "confidence": round(confidence, 3), "outcome": outcome or None, "score": round(score, 4),
         "parts": {"keyword": round(relevance, 4), "confidence": round(confidence, 3),
-                  "recency": round(rec, 3), "pagerank": round(pagerank, 4), "outcome": out_f,
-                  "superseded": history},
+                  "recency": round(rec, 3), "pagerank": round(pagerank, 4), "outcome": out_f},
     }
 
 
 def best_rows(rows: list[tuple], now_ms: int, k: int,
               min_confidence: float = 0.0) -> list[dict[str, object]]:
     """The top ``k`` of a store's candidate rows: (id, type, topic, summary, confidence, created,
-    updated, accessed, outcome, keyword score (higher is better), PageRank or None, superseded),
+    updated, accessed, outcome, keyword score (higher is better), PageRank or None, valid_to),
     keyword scores taken relative to the best. Both store fallbacks (SQLite, PostgreSQL) use it."""
     if not rows:
         return []
@@ -53,10 +54,10 @@ def best_rows(rows: list[tuple], now_ms: int, k: int,
     graph = any(r[10] is not None for r in rows)
     return best([
         hit(mid, mtype, topic, summary, conf, created, updated, accessed, outcome,
-            (float(s) / top) if top > 0 else 1.0, pr or 0.0, bool(superseded), now_ms,
+            (float(s) / top) if top > 0 else 1.0, pr or 0.0, valid_to, now_ms,
             graph=graph, min_confidence=min_confidence)
         for (mid, mtype, topic, summary, conf, created, updated, accessed, outcome, s, pr,
-             superseded) in rows], k)
+             valid_to) in rows], k)
 
 
 def best(hits: list[dict[str, object] | None], k: int) -> list[dict[str, object]]:
