@@ -84,8 +84,9 @@ class StatusService:
         }
 
     def hook_status(self) -> dict[str, Any]:
-        """The hooks' side of the store: bytes of journal not yet ingested, whether the prompt
-        index is missing, current or stale, and when a session last started or ended."""
+        """The hooks' side of the store: bytes of journal not yet ingested, the events ingestion
+        set aside (how many, the newest one's error, where), whether the prompt index is
+        missing, current or stale, and when a session last started or ended."""
         from kenning import journal
         from kenning.hooks import pindex
 
@@ -99,5 +100,10 @@ class StatusService:
         if os.path.exists(path):
             state = "current" if pindex.load(path, self.store.location) is not None else "stale"
         last = self.store.session_events(kinds=["start", "end"], limit=1, newest_first=True)
-        return {"journal": directory, "journal_pending_bytes": pending,
+        held = journal.quarantined(directory)
+        quarantine = {"path": held["path"], "events": held["events"],
+                      "newest_error": held["newest_error"],
+                      "newest_at": iso(held["newest_at_ms"])
+                      if isinstance(held["newest_at_ms"], int) else None}
+        return {"journal": directory, "journal_pending_bytes": pending, "quarantine": quarantine,
                 "prompt_index": state, "last_session_event": iso(last[0].at_ms) if last else None}

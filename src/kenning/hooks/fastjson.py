@@ -60,3 +60,39 @@ def dumps(value: object) -> str:
     if isinstance(value, list | tuple):
         return "[" + ",".join(dumps(v) for v in value) + "]"
     raise TypeError(f"cannot serialise {type(value).__name__}")
+
+
+def suspect(text: str) -> bool:
+    """Whether parsing ``text`` may give strings a store cannot take: a ``\\u`` escape of a
+    surrogate or of NUL, or a raw NUL. A few substring scans in C, so payloads without them
+    (nearly all) skip ``clean`` entirely."""
+    if "\x00" in text:
+        return True
+    if "\\u" not in text:
+        return False
+    return "\\ud" in text or "\\uD" in text or "\\u0000" in text
+
+
+def _clean_str(s: str) -> str:
+    if "\x00" in s:
+        s = s.replace("\x00", "")
+    if s.isascii():
+        return s
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate, e.g. a message cut in the middle of an emoji
+        return s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return s
+
+
+def clean(value: object) -> object:
+    """``value`` with every string in it, keys too, made storable: each lone surrogate becomes
+    U+FFFD and NUL characters are dropped. A store rejects such strings (UTF-8 cannot encode a
+    lone surrogate), so one of them in a journalled event would stop every later ingestion."""
+    if isinstance(value, str):
+        return _clean_str(value)
+    if isinstance(value, dict):
+        return {_clean_str(str(k)): clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clean(v) for v in value]
+    return value

@@ -1,6 +1,8 @@
 """The hook entry point: read Claude Code's JSON on stdin, answer in its output protocol, and
 fail open — on bad input, any internal error or past the budget, exit 0 with no output and log
-the error where ``kenning doctor`` shows it. Nothing here may break a Claude Code session."""
+the error where ``kenning doctor`` shows it. Nothing here may break a Claude Code session.
+Every string of the payload is made storable (no lone surrogates, no NUL) before a handler sees
+it, so nothing a hook journals can later be refused by the store."""
 
 import os
 import sys
@@ -98,7 +100,12 @@ def main(argv: list[str], *, stdin: str | None = None, budget: bool = True) -> i
         default_budget = int(DEFAULTS["hooks"][key])  # type: ignore[call-overload]
         if budget:  # armed before reading anything: a stuck stdin cannot hold us either
             _arm(default_budget, event)
-        payload = fastjson.loads(_read_stdin() if stdin is None else stdin)
+        text = _read_stdin() if stdin is None else stdin
+        payload = fastjson.loads(text)
+        if stdin is not None or fastjson.suspect(text):
+            # before any handler sees it: a lone surrogate or NUL journalled as is would be
+            # refused by the store at ingestion
+            payload = fastjson.clean(payload)
         if not isinstance(payload, dict):
             raise ValueError("hook payload is not a JSON object")
         cwd = payload.get("cwd")
