@@ -29,18 +29,19 @@ def kinds(result: dict) -> dict[str, list[dict]]:
     return out
 
 
-def test_recorded_transcript_gives_gotcha_fix_and_preference_not_chatter(
+def test_recorded_transcript_gives_gotcha_with_fix_and_preference_not_chatter(
         tmp_path: Path, k: Kenning) -> None:
     path = recorded_session(tmp_path / "session.jsonl")
     result = k.extract(path)
     by = kinds(result)
-    assert set(by) == {"gotcha", "fix", "preference", "pattern"}
-    (gotcha,) = by["gotcha"]
-    assert "`npm test` failed" in gotcha["text"]
+    assert set(by) == {"gotcha", "preference", "pattern"}
+    (gotcha,) = by["gotcha"]  # one memory: the error, its cause and the fix
+    assert "`npm test` failed: ● getUser › returns the profile" in gotcha["text"]
     assert "TypeError: Cannot read properties of undefined" in gotcha["text"]
-    assert gotcha["type"] == "gotcha" and gotcha["provenance"]["lines"] == [4]
-    (fix,) = by["fix"]
-    assert "src/user.js" in fix["text"] and "then `npm test` passed" in fix["text"]
+    assert "Cause: getUser dereferences a missing user." in gotcha["text"]
+    assert "Fix: `src/user.js`: `return db.users[id].profile.id` -> " in gotcha["text"]
+    assert gotcha["text"].endswith("then it passed.")
+    assert gotcha["type"] == "gotcha" and gotcha["provenance"]["lines"][0] == 4
     (pref,) = by["preference"]
     assert pref["text"].startswith("User preference: use pnpm, not npm")
     assert pref["type"] == "preference" and pref["confidence"] >= 0.8
@@ -57,7 +58,7 @@ def test_recorded_transcript_gives_gotcha_fix_and_preference_not_chatter(
 def test_apply_stores_once_then_everything_is_a_duplicate(tmp_path: Path, k: Kenning) -> None:
     path = recorded_session(tmp_path / "session.jsonl")
     first = k.extract(path, apply=True)
-    assert len(first["applied"]) == 4 and first["session_insight"]
+    assert len(first["applied"]) == 3 and first["session_insight"]
     stored = {m.id: m for m in k.list(limit=50)}
     gotcha = next(m for m in stored.values() if m.type.value == "gotcha")
     assert gotcha.metadata["provenance"]["via"] == "transcript"
@@ -65,7 +66,8 @@ def test_apply_stores_once_then_everything_is_a_duplicate(tmp_path: Path, k: Ken
     session = stored[first["session_insight"]]
     assert session.metadata["episode"] == "session_insight"
     again = k.extract(path, apply=True)
-    assert again["new"] == 0 and again["duplicates"] == 4 and again["applied"] == []
+    assert again["new"] == 0 and again["duplicates"] == 3 and again["applied"] == []
+    assert again["recurred"] == []  # the same session is not evidence twice
     assert all(c["duplicate_of"] in stored for c in again["candidates"])
     assert k.count() == len(stored)
 
@@ -75,7 +77,7 @@ def test_a_paraphrase_already_stored_is_marked_duplicate(tmp_path: Path, k: Kenn
     result = k.extract(recorded_session(tmp_path / "s.jsonl"))
     pref = kinds(result)["preference"][0]
     assert pref["duplicate_of"] == known.id and pref["similarity"] >= 0.85
-    assert result["new"] == 3
+    assert result["new"] == 2
 
 
 def test_failed_command_fixed_by_a_different_command(tmp_path: Path, k: Kenning) -> None:
@@ -89,7 +91,8 @@ def test_failed_command_fixed_by_a_different_command(tmp_path: Path, k: Kenning)
     result = k.extract(t.write(tmp_path / "t.jsonl"))
     by = kinds(result)
     assert "`npm run build` failed: sh: 1: tsc: not found" in by["gotcha"][0]["text"]
-    assert "ran `npm install --save-dev typescript`" in by["fix"][0]["text"]
+    assert "Fix: ran `npm install --save-dev typescript`; then it passed." in \
+        by["gotcha"][0]["text"]
     assert by["preference"][0]["text"] == (
         "User preference: Please always run the linter before committing.")
     assert by["pattern"][0]["text"] == "Project build command: `npm run build` (worked in a " \
@@ -102,7 +105,8 @@ def test_rules_on_command_lines() -> None:
     assert command_key("cd app && CI=1 pnpm test") == ("pnpm", "test")
     assert command_key("python -m pytest tests -q") == ("python", "pytest")
     assert command_key("npm run lint") == ("npm", "lint")
-    assert error_line(NPM_FAIL).startswith("TypeError: Cannot read properties")
+    assert command_key("uv run pytest -q") == ("pytest", "")
+    assert error_line(NPM_FAIL).startswith("● getUser › returns the profile: TypeError: Cannot")
     assert error_line("Exit code 2\n") == "non-zero exit"
     broken = parse_lines(["{", "[1,2]", '{"type":"user","message":"x"}', "null"])
     assert broken.events == [] and broken.skipped_lines == 3
@@ -181,7 +185,9 @@ def test_cli_dry_run_then_apply_then_insights(tmp_path: Path, repo: Path,
     assert applied.returncode == 0 and "stored" in applied.stdout
     shown = run("insights")
     assert shown.returncode == 0
-    assert "failed   `npm test` failed: TypeError" in shown.stdout
+    assert "failed   `npm test` failed: ● getUser › returns the profile: TypeError" in \
+        shown.stdout
+    assert "can you run the tests and fix whatever is broken?" in shown.stdout  # no "hey!"
     assert "next     User preference: use pnpm" in shown.stdout
     missing = run("extract", "--transcript", str(tmp_path / "nope.jsonl"))
     assert missing.returncode == 1 and missing.stderr.startswith("error: transcript")
@@ -290,6 +296,6 @@ def test_a_project_without_git_keeps_the_transcript_candidates(tmp_path: Path, k
     plain.mkdir()
     result = k.extract(recorded_session(tmp_path / "s.jsonl"), repo=plain, apply=True)
     assert "not a git repository" in result["sources"]["git"]["error"]
-    assert len(result["applied"]) == 4
+    assert len(result["applied"]) == 3
     with pytest.raises(ValidationError, match="git"):
         k.extract(repo=plain)

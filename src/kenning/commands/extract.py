@@ -29,7 +29,8 @@ def register(app: typer.Typer) -> None:
         json_: JsonOpt = False,
         db: DbOpt = None,
     ) -> None:
-        """Propose memories from what happened: failed-then-fixed commands (gotcha + fix),
+        """Propose memories from what happened: failed-then-fixed commands (a gotcha with its
+        error, cause and fix; one already stored counts the session as evidence),
         build/test commands that worked, user corrections, files edited together, decisions
         stated in commits. Near-duplicates of stored memories are marked, not proposed."""
         with open_kenning(db) as k:
@@ -48,6 +49,8 @@ def register(app: typer.Typer) -> None:
         verb = "stored" if apply else "would store (use --apply)"
         typer.echo(f"\n{result['new']} new, {result['duplicates']} duplicate; {verb}"
                    + (f": {len(result['applied'])} memories" if apply else "")
+                   + (f", {len(result['recurred'])} gotchas met again"
+                      if result.get("recurred") else "")
                    + f"  ({result['elapsed_ms']:.0f} ms)")
         if result.get("llm"):
             typer.echo(f"llm: {result['llm']}", err=True)

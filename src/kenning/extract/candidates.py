@@ -1,9 +1,11 @@
 """Pure rules that turn a transcript and commits into candidate memories: commands that
-failed then passed (gotcha + fix), build/test commands that worked, user corrections as
-preferences, files edited together and decisions stated in commits. No I/O, no model."""
+failed then passed (one gotcha holding the error, its cause and the fix), build/test commands
+that worked, user corrections as preferences, files edited together and decisions stated in
+commits. No I/O, no model."""
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import shlex
@@ -12,8 +14,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from kenning.extract.failures import clip, explanation, read_failure
 from kenning.extract.gitlog import Commit
 from kenning.extract.transcript import ToolCall, Transcript, UserText
+from kenning.outcomes import check_of
 
 # Tools that do the same job: a correction naming one rules out its siblings.
 FAMILIES = (
@@ -27,6 +31,11 @@ FAMILIES = (
     frozenset({"make", "just", "task"}),
 )
 _PKG = FAMILIES[0]
+# The name a family goes by in a failure's signature (``pnpm test`` and ``npm test`` agree).
+_FAMILY_NAMES = ("npm", "pip", "python", "jest", "pytest", "eslint", "black", "make")
+# Tools whose ``run`` sub-command runs another command: ``uv run pytest`` is pytest.
+_RUN_WRAPPERS = {"uv", "poetry", "pipenv", "pdm", "hatch", "rye"}
+_EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 _BUILD_WORDS = {
     "test": "test", "tests": "test", "pytest": "test", "jest": "test", "vitest": "test",
     "mocha": "test", "tox": "test", "nox": "test", "build": "build", "compile": "build",
@@ -36,8 +45,6 @@ _BUILD_WORDS = {
 }
 _READ_ONLY = {"ls", "cat", "head", "tail", "grep", "rg", "find", "pwd", "echo", "which", "wc",
               "git", "sed", "awk", "less", "tree", "stat", "file", "diff"}
-_ERROR_LINE = re.compile(r"error|ERR!|FAIL|failed|exception|traceback|cannot|not found|"
-                         r"no such|denied|undefined|expected|assert", re.I)
 _CORRECTION = re.compile(r"^\s*(no|nope|nah|don'?t|do not|stop|wrong|not that|actually|"
                          r"instead|please don'?t)\b[\s,.!:;—-]*(.*)$", re.I | re.S)
 _DIRECTIVE = re.compile(r"\b(use|prefer|switch to|stick (?:with|to)|run|call)\s+`?([\w.@/:+-]+)`?",
@@ -50,7 +57,18 @@ _DECISION = re.compile(
     r"use[sd]? .+ instead of|in favou?r of|adopt(?:ed|s)?|decid(?:e|ed)|chose|choose|"
     r"deprecat(?:e|ed)|drop(?:ped)? support|move[sd]? (?:to|from))\b", re.I)
 _FIX = re.compile(r"^(fix|bugfix|hotfix)(\(.+?\))?!?:\s*|^fix(es|ed)?\s+", re.I)
+# Greetings and pleasantries that open a message without stating any work.
+_GREETING = re.compile(
+    r"^\s*(?:(?:good\s+)?(?:morning|afternoon|evening)|good\s+day|hi|hello|hey|hiya|howdy|yo|gm|"
+    r"greetings|thanks|thank you|thx|ty|cheers|nice|great|cool|awesome|ok(?:ay)?|sure|lol|"
+    r"welcome back)(?:\s+(?:there|again|all|team|claude|folks|everyone|so much|a lot))*"
+    r"\s*(?:[!.,:;~\-—]+\s*|$)", re.I)
+_PLEASANTRY = re.compile(
+    r"^(?:(?:that'?s|this|it|everything)\s+)?(?:looks|is|was|seems)\s+(?:good|great|fine|"
+    r"perfect|nice)|^how are you|^how'?s it going|^what'?s up|^nice work|^good job|^well done|"
+    r"^that'?s all|^lol\b|^see you|^bye\b|^have a good", re.I)
 MAX_TEXT = 400
+MAX_GOTCHA = 800
 
 
 @dataclass
@@ -93,8 +111,7 @@ class Candidate:
 
 
 def _clip(text: str, limit: int = MAX_TEXT) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit)
 
 
 def _tokens(segment: str) -> list[str]:
@@ -123,6 +140,10 @@ def command_key(command: str) -> tuple[str, str]:
     if not toks:
         return "", ""
     tool = os.path.basename(toks[0])
+    if tool in _RUN_WRAPPERS and toks[1:2] == ["run"]:
+        inner = [t for t in toks[2:] if not t.startswith("-")]
+        if inner:
+            return command_key(shlex.join(toks[2 + toks[2:].index(inner[0]):]))
     rest = [t for t in toks[1:] if not t.startswith("-")]
     if tool in _PKG and rest[:1] in (["run"], ["exec"], ["x"]):
         rest = rest[1:]
@@ -141,6 +162,13 @@ def same_task(a: tuple[str, str], b: tuple[str, str]) -> bool:
     return a == b or (a[1] == b[1] and a[1] != "" and b[0] in family(a[0]))
 
 
+def same_check(a: str, b: str) -> bool:
+    """Two command lines that run the same check (``pytest tests/x.py`` and ``uv run
+    pytest``: one suite), as ``kenning.outcomes`` names checks."""
+    check = check_of(a)
+    return check is not None and check == check_of(b)
+
+
 def build_kind(key: tuple[str, str]) -> str | None:
     """test / build / lint / typecheck / format when the command is one of those, else None."""
     tool, sub = key
@@ -151,15 +179,17 @@ def build_kind(key: tuple[str, str]) -> str | None:
     return _BUILD_WORDS.get(tool)
 
 
+def runner_of(command: str) -> str:
+    """The tool (by family) and sub-command a failure is filed under: ``pnpm test`` and
+    ``npm test`` are both ``npm test``."""
+    tool, sub = command_key(command)
+    name = next((n for n, f in zip(_FAMILY_NAMES, FAMILIES, strict=True) if tool in f), tool)
+    return f"{name} {sub}".strip()
+
+
 def error_line(output: str) -> str:
-    """The most telling line of a failed command's output."""
-    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
-    lines = [ln for ln in lines if not re.fullmatch(r"(error: )?exit code \d+", ln, re.I)]
-    for pattern in (re.compile(r"\b\w*(Error|Exception)\b:", re.S), _ERROR_LINE):
-        for ln in lines:
-            if pattern.search(ln):
-                return _clip(ln, 200)
-    return _clip(lines[0], 200) if lines else "non-zero exit"
+    """The most telling line of a failed command's output (never a runner's banner)."""
+    return read_failure(output).line
 
 
 def _rel(path: str, cwd: str | None) -> str:
@@ -179,7 +209,10 @@ def _src(t: Transcript, lines: list[int]) -> dict[str, Any]:
 
 
 def failed_then_passed(t: Transcript) -> list[Candidate]:
-    """A gotcha (what failed and why) and a fix (what made it pass) per recovered command."""
+    """One gotcha per recovered failure: a command that failed and later passed (itself or a
+    sibling doing the same task). With edits or other commands in between, the gotcha holds
+    the error, the cause the assistant gave and the fix; after a plain retry it is a
+    low-confidence flaky note."""
     out: list[Candidate] = []
     calls = [c for c in t.calls if c.ok is not None]
     open_fail: dict[int, ToolCall] = {}
@@ -188,50 +221,110 @@ def failed_then_passed(t: Transcript) -> list[Candidate]:
             continue
         key = command_key(call.command)
         if not call.ok:
-            if key[0] in _READ_ONLY or any(same_task(command_key(calls[j].command), key)
-                                           for j in open_fail):
+            if key[0] in _READ_ONLY or any(
+                    same_task(command_key(calls[j].command), key)
+                    or same_check(calls[j].command, call.command) for j in open_fail):
                 continue
             open_fail[i] = call
             continue
         for j, failed in list(open_fail.items()):
-            if not same_task(command_key(failed.command), key):
+            if not (same_task(command_key(failed.command), key)
+                    or same_check(failed.command, call.command)):
                 continue
             del open_fail[j]
-            out += _gotcha_and_fix(t, failed, call, calls[j + 1 : i])
+            out.append(_gotcha(t, failed, call, calls[j + 1 : i]))
     return out
 
 
-def _gotcha_and_fix(t: Transcript, failed: ToolCall, passed: ToolCall,
-                    between: list[ToolCall]) -> list[Candidate]:
+def _sentence(text: str) -> str:
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
+def _snippet(text: str) -> str:
+    return clip(text.replace("`", "'"), 80)
+
+
+def _changed_lines(old: str, new: str) -> tuple[str, str]:
+    """The first run of lines an edit changed: (what was there, what replaced it)."""
+    a = [ln.strip() for ln in old.splitlines() if ln.strip()]
+    b = [ln.strip() for ln in new.splitlines() if ln.strip()]
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            return _snippet(" ".join(a[i1:i2])), _snippet(" ".join(b[j1:j2]))
+    return "", ""
+
+
+def _change(call: ToolCall, cwd: str | None) -> str:
+    """What an edit did, in a line: ``path``: `old` -> `new`."""
+    path = f"`{_rel(call.file_path or '', cwd)}`"
+    args: Any = call.input
+    if call.name == "MultiEdit":
+        edits = args.get("edits")
+        args = edits[0] if isinstance(edits, list) and edits and isinstance(edits[0], dict) \
+            else {}
+    old, new = args.get("old_string"), args.get("new_string")
+    if call.name == "Write":
+        return f"{path} written"
+    if not isinstance(old, str) or not isinstance(new, str):
+        return f"{path} edited"
+    before, after = _changed_lines(old, new)
+    if before and after:
+        return f"{path}: `{before}` -> `{after}`"
+    if after:
+        return f"{path}: added `{after}`"
+    return f"{path}: removed `{before}`" if before else f"{path} edited"
+
+
+def _gotcha(t: Transcript, failed: ToolCall, passed: ToolCall,
+            between: list[ToolCall]) -> Candidate:
     bad, good = main_segment(failed.command), main_segment(passed.command)
-    err = error_line(failed.output)
-    edits = list(dict.fromkeys(_rel(c.file_path, t.cwd) for c in between
-                               if c.ok and c.file_path and c.name in
-                               ("Edit", "Write", "MultiEdit", "NotebookEdit")))
+    failure = read_failure(failed.output, runner_of(failed.command),
+                           rust_command=command_key(failed.command)[0] in ("cargo", "rustc"))
+    err = failure.line
+    edits = [c for c in between if c.ok and c.file_path and c.name in _EDIT_TOOLS]
+    first_edit = {_rel(c.file_path or "", t.cwd): c for c in reversed(edits)}
+    files = list(dict.fromkeys(_rel(c.file_path or "", t.cwd) for c in edits))
     ran = [main_segment(c.command) for c in between if c.ok and c.name == "Bash" and c.command
            and command_key(c.command)[0] not in _READ_ONLY
-           and not same_task(command_key(c.command), command_key(failed.command))]
-    lines = [failed.line, passed.line, *(c.line for c in between if c.file_path)]
-    gotcha = Candidate(
-        "gotcha", _clip(f"`{bad}` failed: {err}"), "gotcha", "debugging", 0.75, "gotcha",
-        _src(t, [failed.line]), extra={"command": bad, "error": err})
-    steps = []
-    if edits:
-        steps.append("changed " + ", ".join(f"`{e}`" for e in edits[:5]))
+           and not same_task(command_key(c.command), command_key(failed.command))
+           and not same_check(c.command, failed.command)]
+    meta: dict[str, Any] = {
+        "command": bad, "error": err, "signature": failure.signature,
+        "runner": failure.runner, "evidence": 1,
+        "sessions": [t.session_id] if t.session_id else [],
+    }
+    if not edits and not ran and good == bad:
+        return Candidate(
+            "gotcha", _clip(f"`{bad}` failed once ({err}) and passed on a retry (flaky?)"),
+            "gotcha", "debugging", 0.55, "gotcha", _src(t, [failed.line, passed.line]),
+            extra={**meta, "flaky": True})
+    # The cause is what the assistant said before its first edit (or, failing that, before
+    # the passing run): after the edit it talks about the fix, not the failure.
+    until = edits[0].line if edits else passed.line
+    texts = [e for e in t.assistant_texts if failed.line < e.line < until]
+    cause = explanation([e.text for e in texts])
+    if cause is None and edits:
+        texts = [e for e in t.assistant_texts if failed.line < e.line < passed.line]
+        cause = explanation([e.text for e in texts])
+    steps = [_change(first_edit[f], t.cwd) for f in files[:3]]
+    if len(files) > 3:
+        steps.append(f"{len(files) - 3} more files")
     if ran:
         steps.append("ran " + ", ".join(f"`{r}`" for r in ran[:3]))
     if good != bad:
         steps.append(f"used `{good}` instead")
-    if not steps:
-        gotcha.text = _clip(f"`{bad}` failed once ({err}) and passed on a retry (flaky?)")
-        gotcha.confidence = 0.55
-        return [gotcha]
-    fix = Candidate(
-        "fix", _clip(f"Fix for `{bad}` failing with {err}: {'; '.join(steps)}; "
-                     f"then `{good}` passed."),
-        "insight", "debugging", 0.7, "task_outcome", _src(t, lines),
-        extra={"command": good, "files": edits[:10]})
-    return [gotcha, fix]
+    fix = clip("; ".join(steps), 300)
+    then = "then it passed" if good == bad else f"then `{good}` passed"
+    text = f"`{bad}` failed: {_sentence(err)}"
+    if cause:
+        text += f" Cause: {cause}"
+    text += f" Fix: {fix}; {then}."
+    lines = [failed.line, passed.line, *(c.line for c in edits),
+             *(e.line for e in texts if cause)]
+    return Candidate(
+        "gotcha", _clip(text, MAX_GOTCHA), "gotcha", "debugging", 0.8 if cause else 0.75,
+        "gotcha", _src(t, lines),
+        extra={**meta, "cause": cause, "fix": fix, "files": files[:10], "passed": good})
 
 
 def preferences(t: Transcript) -> list[Candidate]:
@@ -243,7 +336,8 @@ def preferences(t: Transcript) -> list[Candidate]:
             if e.name == "Bash" and e.command:
                 last_tool = command_key(e.command)[0]
             continue
-        assert isinstance(e, UserText)
+        if not isinstance(e, UserText):
+            continue
         cand = _preference(e.text, last_tool)
         if cand is not None:
             text, conf, tool, avoid = cand
@@ -359,6 +453,20 @@ def from_transcript(t: Transcript) -> list[Candidate]:
     return [*failed_then_passed(t), *prefs, *patterns(t, prefs), *co_edits(t)]
 
 
+def stated_work(message: str) -> str | None:
+    """``message`` without a leading greeting ("morning! can you ..." -> "can you ..."), or
+    None when it states no work at all ("hi", "thanks, looks great!", "nice")."""
+    text = message.strip()
+    while True:
+        m = _GREETING.match(text)
+        if not m or not m.group(0):
+            break
+        text = text[m.end():]
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
+    work = [s for s in sentences if not _PLEASANTRY.match(s.strip()) and re.search(r"\w", s)]
+    return " ".join(" ".join(work).split()) or None
+
+
 def session_summary(t: Transcript, cands: list[Candidate]) -> dict[str, Any] | None:
     """A session_insight (the dict ``Kenning.save_insight`` takes) built from a transcript's
     candidates, so ``kenning insights`` shows what a session learned with nobody writing it down."""
@@ -368,11 +476,13 @@ def session_summary(t: Transcript, cands: list[Candidate]) -> dict[str, Any] | N
     by: dict[str, list[str]] = {}
     for c in mine:
         by.setdefault(c.kind, []).append(c.text)
-    task = next((u.text for u in t.user_texts), None)
+    fixes = [f"`{c.extra['passed']}` passed after: {c.extra['fix']}" for c in mine
+             if c.kind == "gotcha" and c.extra.get("fix")]
+    task = next((w for w in map(stated_work, (u.text for u in t.user_texts)) if w), None)
     return {
         "session": t.session_id,
         "task": _clip(task, 200) if task else None,
-        "what_worked": by.get("fix", []) + by.get("pattern", []),
+        "what_worked": fixes + by.get("pattern", []),
         "what_failed": by.get("gotcha", []),
         "gotchas_encountered": by.get("gotcha", []),
         "patterns_found": by.get("pattern", []),

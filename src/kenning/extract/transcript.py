@@ -1,4 +1,5 @@
-"""Reading a Claude Code session transcript (``<sid>.jsonl``): the user's own words, the tool
+"""Reading a Claude Code session transcript (``<sid>.jsonl``): the user's own words, the
+assistant's text (its explanations, where the cause of a failure is usually stated), the tool
 calls with their results, and which of them failed. Bad lines are skipped, never fatal."""
 
 from __future__ import annotations
@@ -53,13 +54,25 @@ class UserText:
 
 
 @dataclass
+class AssistantText:
+    """A text block the assistant wrote (not a tool call, not its hidden reasoning)."""
+
+    text: str
+    line: int
+    timestamp: str | None = None
+
+
+Event = ToolCall | UserText | AssistantText
+
+
+@dataclass
 class Transcript:
-    """A session as an ordered list of user texts and tool calls."""
+    """A session as an ordered list of user texts, assistant texts and tool calls."""
 
     path: str
     session_id: str | None = None
     cwd: str | None = None
-    events: list[ToolCall | UserText] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     first_timestamp: str | None = None
     last_timestamp: str | None = None
     skipped_lines: int = 0
@@ -71,6 +84,10 @@ class Transcript:
     @property
     def user_texts(self) -> list[UserText]:
         return [e for e in self.events if isinstance(e, UserText)]
+
+    @property
+    def assistant_texts(self) -> list[AssistantText]:
+        return [e for e in self.events if isinstance(e, AssistantText)]
 
 
 def _text_of(content: Any) -> str:
@@ -124,8 +141,15 @@ def parse_lines(lines: list[str], path: str = "<memory>") -> Transcript:
             continue
         content = msg.get("content")
         if kind == "assistant":
+            if isinstance(content, str) and content.strip() and not rec.get("isSidechain"):
+                t.events.append(AssistantText(content.strip(), n, ts))
             for block in content if isinstance(content, list) else []:
-                if isinstance(block, dict) and block.get("type") == "tool_use":
+                if (isinstance(block, dict) and block.get("type") == "text"
+                        and not rec.get("isSidechain")):
+                    said = str(block.get("text") or "").strip()
+                    if said:
+                        t.events.append(AssistantText(said, n, ts))
+                elif isinstance(block, dict) and block.get("type") == "tool_use":
                     args = block.get("input")
                     if not isinstance(args, dict):
                         args = {}

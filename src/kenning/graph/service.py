@@ -10,7 +10,7 @@ callables it is given, so they behave exactly as if the facade held the code its
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kenning import validation as v
@@ -50,11 +50,13 @@ KnownWords = tuple[str | None, dict[str, str]]
 
 class GraphService:
     """Links between memories, graph traversals (why / impact / related), consolidation
-    (co-accessed links, pruning, PageRank, communities) and the graph's structure and health.
+    (distilled episodes, co-accessed links, pruning, PageRank, communities) and the graph's
+    structure and health.
 
     Every dependency is explicit: the store, the project and clock, the link rules, how to fetch
-    a memory (``get``, owned by the facade's reading side) and accessors for the caches the facade
-    keeps across calls.
+    a memory (``get``, owned by the facade's reading side), how to write one (``remember_many``
+    and ``update``, owned by the writing side, for distilled memories) and accessors for the
+    caches the facade keeps across calls.
     """
 
     def __init__(
@@ -72,6 +74,8 @@ class GraphService:
         set_known_words: Callable[[KnownWords], None],
         resolver: Callable[[], RelationshipResolver | None],
         set_resolver: Callable[[RelationshipResolver], None],
+        remember_many: Callable[[Iterable[Mapping[str, Any]]], list[Memory]],
+        update: Callable[..., Memory],
     ) -> None:
         self.store = store
         self.project = project
@@ -85,6 +89,8 @@ class GraphService:
         self.set_known_words = set_known_words
         self.resolver = resolver
         self.set_resolver = set_resolver
+        self.remember_many = remember_many
+        self.update = update
 
     # -- links ---------------------------------------------------------------------------------
 
@@ -135,6 +141,21 @@ class GraphService:
             created_by=CreatedBy(created_by), now_ms=self.clock(),
             reason=redact(reason).text if reason else None, tags=v.tags(tags),
             extra=v.metadata(dict(metadata) if metadata else None),
+        ))
+
+    def supersede(self, new_id: str, old_id: str, reason: str | None) -> Link:
+        """``new_id`` replaces ``old_id``: a user's ``supersedes`` link, which the store writes
+        in the same transaction as the old memory's end of validity (``valid_to``: the new
+        one's creation, or now if later; ``superseded_by``: the new one). A cycle is refused."""
+        new, old = self.get(new_id), self.get(old_id)
+        if new.id == old.id:
+            raise ValidationError("a memory cannot supersede itself")
+        if reason is not None and not isinstance(reason, str):
+            raise ValidationError("reason must be a string")
+        rel = self.relations().resolve("supersedes", {})
+        return self.store.add_link(make_link(
+            new.id, old.id, rel, confidence=EXPLICIT_CONFIDENCE, created_by=CreatedBy.USER,
+            now_ms=self.clock(), reason=redact(reason).text if reason else None,
         ))
 
     def links(self, memory_id: str) -> list[Link]:
@@ -214,15 +235,66 @@ class GraphService:
         with exclusive("consolidate"):
             return self._consolidate_now()
 
+    def distil(self) -> tuple[dict[str, int], list[str]]:
+        """Apply ``kenning.distil.plan`` to this project's episodes: create or update each
+        distilled memory, link it to its new episodes (``derived_from``) and mark them
+        ``distilled_into`` it. Returns the counts and the ids of every distilled memory."""
+        from kenning import distil
+
+        memories = [m for m in self.store.list(Filters(project=self.project, types=distil.TYPES),
+                                               limit=None) if m.project == self.project]
+        by_id = {m.id: m for m in memories}
+        done = [m.id for m in memories if m.metadata.get("distilled") is True]
+        counts = {"distilled": 0, "distilled_updated": 0, "distilled_episodes": 0}
+        links: list[Link] = []
+        now = self.clock()
+        for p in distil.plan(memories):
+            if p.memory_id is None:
+                (made,) = self.remember_many([{
+                    "text": p.text, "type": p.type, "topic": p.topic, "category": p.category,
+                    "confidence": p.confidence, "tags": ["distilled"], "source": "distil",
+                    "metadata": p.metadata}])
+                if not made.is_new:  # that text is already a memory: leave it as it is
+                    continue
+                target = made.id
+                done.append(target)
+                counts["distilled"] += 1
+            else:
+                current = by_id[p.memory_id]
+                fields: dict[str, Any] = {"metadata": {**current.metadata, **p.metadata}}
+                if current.content != p.text:
+                    fields["text"] = p.text
+                if current.confidence < p.confidence:
+                    fields["confidence"] = p.confidence
+                self.update(current.id, **fields)
+                target = current.id
+                counts["distilled_updated"] += 1
+            rel = self.relations().resolve(distil.RELATIONSHIP)
+            for episode in p.new_episodes:
+                # Metadata alone: marking an episode is not a use, so its decay is untouched.
+                self.store.update(episode, {"metadata": {**by_id[episode].metadata,
+                                                         "distilled_into": target}}, None, None)
+                links.append(make_link(
+                    target, episode, rel, confidence=EXPLICIT_CONFIDENCE,
+                    created_by=CreatedBy.SYSTEM, now_ms=now, extra={"distilled": True},
+                    reason=f"distilled from {len(p.episodes)} episodes"))
+            counts["distilled_episodes"] += len(p.new_episodes)
+        self.store.add_links(links)
+        return counts, done
+
     def _consolidate_now(self) -> dict[str, Any]:
-        """Add co-accessed links, prune decayed automatic links, rebuild the graph and store its
-        PageRank and communities; returns the sizes and how long each step took."""
+        """Distil repeated episodes, add co-accessed links, prune decayed automatic links (not
+        those of a distilled memory to its episodes), rebuild the graph and store its PageRank
+        and communities; returns the sizes and how long each step took."""
         from kenning.graph.decay import decayed_confidence
         from kenning.graph.structure import build as build_graph
         from kenning.graph.structure import ranking_structure
 
         timings: dict[str, float] = {}
         now = self.clock()
+        t = time.perf_counter()
+        distilled, distilled_ids = self.distil()
+        timings["distil_ms"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
         co_links = [
             Link(new_id(now), a, b, LinkType.ASSOCIATION, min(0.9, 0.4 + 0.1 * count),
@@ -238,6 +310,10 @@ class GraphService:
             if by == CreatedBy.SYSTEM.value
             and decayed_confidence(conf, ltype, created, now) < self.link_rules.prune_below
         ]
+        if weak and distilled_ids:
+            lineage = {ln.id for mid in distilled_ids for ln in self.store.links_of(mid)
+                       if ln.metadata.get("distilled") is True}
+            weak = [link_id for link_id in weak if link_id not in lineage]
         pruned = self.store.delete_links(weak)
         timings["prune_ms"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
@@ -260,6 +336,7 @@ class GraphService:
             "links": len(graph.src),
             "co_accessed_links": len(co_links),
             "pruned_links": pruned,
+            **distilled,
             "communities": int(labels.max()) + 1 if graph.n else 0,
             "timings_ms": {k: round(x, 2) for k, x in timings.items()},
         }

@@ -1,0 +1,111 @@
+"""Distilling repeated episodes at consolidation: gotchas of one failure, patterns of one
+command and one preference said again become one distilled memory linked to each episode,
+and consolidating again changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from kenning import Kenning, distil
+from kenning.models import Memory
+from tests.conftest import Clock
+
+DAY = 86_400_000
+SIG = "pytest|AssertionError|test_round_half_even"
+
+
+@pytest.fixture
+def kk(make_kenning: Callable[..., Kenning]) -> Kenning:
+    return make_kenning(embedder=None)
+
+
+def gotcha(k: Kenning, n: int, *, cause: str | None = None, evidence: int = 1,
+           confidence: float = 0.75, signature: str = SIG) -> Memory:
+    text = f"`pytest -q` failed (run {n}): FAILED tests/test_money.py::test_round_half_even"
+    if cause:
+        text += f" Cause: {cause}"
+    return k.remember(text, type="gotcha", confidence=confidence, metadata={
+        "kind": "gotcha", "signature": signature, "cause": cause, "evidence": evidence,
+        "command": "pytest -q"})
+
+
+def distilled_of(k: Kenning) -> list[Memory]:
+    return [m for m in k.list(limit=200) if m.metadata.get("distilled") is True]
+
+
+def test_three_gotchas_of_one_failure_become_one_distilled_memory(kk: Kenning) -> None:
+    episodes = [gotcha(kk, 1), gotcha(kk, 2, cause="to_cents truncates.", confidence=0.8),
+                gotcha(kk, 3, evidence=2, confidence=0.6)]
+    gotcha(kk, 4, signature="pytest|AssertionError|test_other")  # a different failure
+    report = kk.consolidate()
+    assert (report["distilled"], report["distilled_episodes"]) == (1, 3)
+    [d] = distilled_of(kk)
+    assert d.type.value == "gotcha" and d.confidence == 0.8
+    assert d.content == "Recurring: " + episodes[1].content  # the one that says the cause
+    assert d.metadata["evidence"] == 4 and d.metadata["signature"] == SIG
+    assert sorted(d.metadata["episodes"]) == sorted(e.id for e in episodes)
+    for e in episodes:
+        assert kk.get(e.id).metadata["distilled_into"] == d.id
+    links = [ln for ln in kk.links(d.id) if ln.metadata.get("distilled")]
+    assert sorted(ln.to_id for ln in links) == sorted(e.id for e in episodes)
+    assert {ln.relationship for ln in links} == {"derived_from"}
+    assert {ln.metadata["canonical"] for ln in links} == {"inspired_by"}
+
+
+def test_consolidating_twice_changes_nothing_then_a_new_episode_joins(
+        kk: Kenning, clock: Clock) -> None:
+    for n in range(3):
+        gotcha(kk, n)
+    kk.consolidate()
+    before = {m.id: (m.content, m.metadata, m.updated_at) for m in kk.list(limit=200)}
+    links = {m: [ln.id for ln in kk.links(m)] for m in before}
+    again = kk.consolidate()
+    assert (again["distilled"], again["distilled_updated"], again["distilled_episodes"]) == \
+        (0, 0, 0)
+    assert {m.id: (m.content, m.metadata, m.updated_at) for m in kk.list(limit=200)} == before
+    assert {m: [ln.id for ln in kk.links(m)] for m in before} == links
+    clock.advance(DAY)
+    late = gotcha(kk, 9)
+    report = kk.consolidate()
+    assert (report["distilled"], report["distilled_updated"]) == (0, 1)
+    [d] = distilled_of(kk)
+    assert d.metadata["evidence"] == 4 and kk.get(late.id).metadata["distilled_into"] == d.id
+
+
+def test_patterns_of_one_command_and_a_repeated_preference_are_distilled(kk: Kenning) -> None:
+    for n, said in enumerate(("worked", "worked again", "passed in CI")):
+        kk.remember(f"Project test command: `pnpm test` ({said})", type="pattern",
+                    metadata={"command": "pnpm  test", "kind": "pattern"})
+        kk.remember(f'User preference: use pnpm, not npm (correction: "no, use pnpm {n}")',
+                    type="preference", confidence=0.7 + n / 100,
+                    metadata={"tool": "pnpm", "avoid": None, "kind": "preference"})
+    kk.remember("Project lint command: `pnpm lint`", type="pattern",
+                metadata={"command": "pnpm lint"})
+    report = kk.consolidate()
+    assert report["distilled"] == 2
+    by_type = {m.type.value: m for m in distilled_of(kk)}
+    assert set(by_type) == {"pattern", "preference"}
+    assert by_type["pattern"].metadata["command"] == "pnpm  test"
+    assert by_type["preference"].confidence == pytest.approx(0.72)
+
+
+def test_two_repeats_are_not_enough_and_the_plan_is_pure(kk: Kenning) -> None:
+    gotcha(kk, 1)
+    gotcha(kk, 2)
+    memories = kk.list(limit=50)
+    assert distil.plan(memories) == []
+    [planned] = distil.plan(memories, min_group=2)
+    assert planned.memory_id is None and planned.metadata["evidence"] == 2
+    assert kk.consolidate()["distilled"] == 0 and distilled_of(kk) == []
+
+
+def test_pruning_keeps_the_links_of_a_distilled_memory(kk: Kenning, clock: Clock) -> None:
+    for n in range(3):
+        gotcha(kk, n)
+    kk.consolidate()
+    [d] = distilled_of(kk)
+    clock.advance(120 * DAY)  # long past the decay of any automatic association link
+    kk.consolidate()
+    assert len([ln for ln in kk.links(d.id) if ln.metadata.get("distilled")]) == 3

@@ -1,0 +1,264 @@
+"""Gotchas from recovered failures: the meaningful error line (never a runner's banner), the
+cause the assistant gave, the fix that was made, one memory per failure across sessions (its
+evidence counted), and a session insight whose task is the work the user asked for."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kenning import Kenning
+from kenning.extract.candidates import failed_then_passed, preferences, session_summary
+from kenning.extract.transcript import AssistantText, ToolCall, UserText, parse_lines
+from tests.mcp_fixtures import TranscriptWriter
+
+HOOK = Path(sys.executable).parent / "kenning-hook"
+CWD = "/tmp/proj-ledger"
+
+PYTEST_FAIL = """Exit code 1
+..F.                                                                     [100%]
+=================================== FAILURES ===================================
+_____________________________ test_round_half_even _____________________________
+
+    def test_round_half_even():
+>       assert to_cents(Decimal("0.125")) == {want}
+E       AssertionError: assert 13 == {want}
+E        +  where 13 = to_cents(Decimal('0.125'))
+
+tests/test_money.py:{line}: AssertionError
+=========================== short test summary info ============================
+FAILED tests/test_money.py::test_round_half_even - AssertionError: assert 13 == {want}
+1 failed, 3 passed in 0.0{line}s"""
+
+EXPLAINED = ("Let me look at the money module. I see the problem: to_cents truncates with "
+             "int(); amounts must round half-even. I'll switch it to quantize.")
+
+
+def ledger_session(session: str, *, line: int = 8, explain: str | None = EXPLAINED,
+                   greeting: str = "morning! the ledger rounds cents wrong, can you fix it?"
+                   ) -> TranscriptWriter:
+    """A session where ``uv run pytest -q`` fails on rounding, the assistant explains (or
+    not), edits money.py, and the run passes."""
+    t = TranscriptWriter(cwd=CWD, session=session)
+    t.user(greeting)
+    t.bash("cd /tmp/proj-ledger && uv run pytest -q",
+           PYTEST_FAIL.format(want=12, line=line), ok=False)
+    t.tool("Read", {"file_path": f"{CWD}/src/ledger/money.py"},
+           "def to_cents(amount):\n    return int(amount * 100)", extra={"type": "text"})
+    if explain:
+        t.say(explain)
+    t.edit(f"{CWD}/src/ledger/money.py", "def to_cents(amount):\n    return int(amount * 100)",
+           "def to_cents(amount):\n    return int((amount * 100).quantize(Decimal(1), "
+           "rounding=ROUND_HALF_EVEN))")
+    t.bash("uv run pytest -q", "....                                   [100%]\n4 passed in 0.05s")
+    t.say("All tests pass now.")
+    return t
+
+
+def parsed(t: TranscriptWriter):  # type: ignore[no-untyped-def]
+    return parse_lines([json.dumps(r) for r in t.lines], "t.jsonl")
+
+
+def test_assistant_text_is_kept_in_order_and_preferences_skip_it() -> None:
+    t = ledger_session("s-1")
+    t.user("no, use poetry")
+    tr = parsed(t)
+    kinds = [type(e) for e in tr.events]
+    assert kinds[:3] == [UserText, ToolCall, ToolCall]
+    assert kinds[3] is AssistantText and tr.assistant_texts[0].text == EXPLAINED
+    assert [a.text for a in tr.assistant_texts][-1] == "All tests pass now."
+    prefs = preferences(tr)
+    assert [p.text for p in prefs] == [
+        'User preference: use poetry (correction: "no, use poetry")']
+
+
+def test_pytest_banner_gives_the_failed_test_the_cause_and_the_fix() -> None:
+    tr = parsed(ledger_session("s-1"))
+    (gotcha,) = failed_then_passed(tr)  # one memory: no separate "fix" insight
+    assert gotcha.kind == gotcha.type == "gotcha"
+    assert gotcha.text == (
+        "`uv run pytest -q` failed: FAILED tests/test_money.py::test_round_half_even - "
+        "AssertionError: assert 13 == 12. Cause: to_cents truncates with int(); amounts must "
+        "round half-even. Fix: `src/ledger/money.py`: `return int(amount * 100)` -> "
+        "`return int((amount * 100).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))`; "
+        "then it passed.")
+    assert "=====" not in gotcha.text and "FAILURES" not in gotcha.text
+    meta = gotcha.extra
+    assert meta["signature"] == "pytest|AssertionError|test_round_half_even"
+    assert meta["cause"].startswith("to_cents truncates") and meta["evidence"] == 1
+    assert meta["files"] == ["src/ledger/money.py"] and meta["command"] == "uv run pytest -q"
+    assert meta["sessions"] == ["s-1"]
+
+
+def test_a_narrowed_run_failing_then_the_suite_passing_is_one_recovery() -> None:
+    t = TranscriptWriter()
+    t.bash("python3 -m pytest tests/test_db.py -q",
+           "Exit code 2\n==== ERRORS ====\n____ ERROR collecting tests/test_db.py ____\n"
+           "ERROR tests/test_db.py - ModuleNotFoundError: No module named 'psycopg'\n"
+           "!!!! Interrupted: 1 error during collection !!!!", ok=False)
+    t.say("psycopg is not installed in this environment, so the test module cannot import.")
+    t.bash("uv add psycopg", "Resolved 12 packages")
+    t.bash("uv run pytest", "12 passed in 0.4s")
+    (gotcha,) = failed_then_passed(parsed(t))
+    assert gotcha.text == (
+        "`python3 -m pytest tests/test_db.py -q` failed: ERROR tests/test_db.py - "
+        "ModuleNotFoundError: No module named 'psycopg'. Cause: psycopg is not installed in "
+        "this environment, so the test module cannot import. Fix: ran `uv add psycopg`; used "
+        "`uv run pytest` instead; then `uv run pytest` passed.")
+    assert gotcha.extra["signature"] == \
+        "pytest|ModuleNotFoundError|No module named 'psycopg'"
+
+
+def test_without_an_explanation_the_gotcha_has_no_cause_and_a_retry_is_flaky() -> None:
+    (plain,) = failed_then_passed(parsed(ledger_session("s-1", explain="Let me check.")))
+    assert "Cause:" not in plain.text and plain.extra["cause"] is None
+    assert plain.confidence < 0.8
+    t = TranscriptWriter()
+    t.bash("npm test", "FAIL src/a.test.js\n  ● api › times out\n\n    Error: timeout of 5000ms",
+           ok=False)
+    t.bash("npm test", "PASS src/a.test.js")
+    (flaky,) = failed_then_passed(parsed(t))
+    assert flaky.confidence == 0.55 and flaky.extra["flaky"] is True
+    assert "(flaky?)" in flaky.text and "● api › times out" in flaky.text
+
+
+RUST = """   Compiling calc v0.1.0 (/tmp/calc)
+error[E0308]: mismatched types
+ --> src/main.rs:{n}:18
+  |
+{n} |     let total: i32 = "five";
+  |                ---   ^^^^^^ expected `i32`, found `&str`
+
+error: could not compile `calc` (bin "calc") due to 1 previous error"""
+TSC = ("src/ledger.ts({n},7): error TS2322: Type 'string' is not assignable to type "
+       "'number'.\n\nFound 1 error in src/ledger.ts:{n}")
+GO = ("--- FAIL: TestAdd (0.00s)\n    add_test.go:{n}: Add(2, 2) = 5; want 4\nFAIL\n"
+      "FAIL\texample.com/calc\t0.00{n}s")
+JEST = """> shop@1.0.0 test
+> jest
+
+FAIL src/sum.test.js
+  ● sum › adds two numbers
+
+    expect(received).toBe(expected) // Object.is equality
+
+    Expected: 4
+    Received: 5
+
+      at Object.<anonymous> (src/sum.test.js:{n}:19)
+
+Tests:       1 failed, 1 total"""
+
+
+@pytest.mark.parametrize(("command", "output", "line", "signature"), [
+    ("cargo build", RUST, "error[E0308]: mismatched types --> src/main.rs:{n}:18",
+     "rust|E0308|mismatched types"),
+    ("npx tsc --noEmit", TSC, "src/ledger.ts({n},7): error TS2322: Type 'string' is not "
+     "assignable to type 'number'.", "tsc|TS2322|Type 'string' is not assignable to type "
+     "'number'"),
+    ("go test ./...", GO, "--- FAIL: TestAdd: add_test.go:{n}: Add(2, 2) = 5; want 4",
+     "go|FAIL|TestAdd"),
+    ("npm test", JEST, "● sum › adds two numbers: Expected: 4; Received: 5",
+     "jest|failed|sum › adds two numbers"),
+])
+def test_other_runners_give_their_meaningful_line_and_a_stable_signature(
+        command: str, output: str, line: str, signature: str) -> None:
+    found = []
+    for n in (4, 9):  # the same failure in two runs: other line numbers, the same signature
+        t = TranscriptWriter()
+        t.bash(command, "Exit code 1\n" + output.format(n=n), ok=False)
+        t.say("The fixture returns the wrong type because the parser is never called.")
+        t.edit(f"{t.cwd}/src/calc.rs", "let total = parse(x)", "let total = parse(x)?")
+        t.bash(command, "ok")
+        (gotcha,) = failed_then_passed(parsed(t))
+        assert gotcha.text.startswith(f"`{command}` failed: {line.format(n=n)}")
+        assert "Cause: The fixture returns the wrong type because the parser is never " \
+               "called." in gotcha.text
+        assert "Fix: `src/calc.rs`: `let total = parse(x)` -> `let total = parse(x)?`" in \
+            gotcha.text
+        found.append(gotcha.extra["signature"])
+    assert found == [signature, signature]
+
+
+def test_session_insight_task_skips_greetings() -> None:
+    tr = parsed(ledger_session("s-1", greeting="hi"))
+    insight = session_summary(tr, failed_then_passed(tr))
+    assert insight is not None and insight["task"] is None  # only "hi": no work stated
+    t = TranscriptWriter(cwd=CWD, session="s-2")
+    t.user("hi")
+    t.user("thanks!")
+    t.user("Morning! the ledger rounds cents wrong, can you fix it?")
+    for rec in ledger_session("s-2").lines[1:]:
+        t.lines.append(rec)
+    tr = parsed(t)
+    insight = session_summary(tr, failed_then_passed(tr))
+    assert insight is not None
+    assert insight["task"] == "the ledger rounds cents wrong, can you fix it?"
+    assert insight["what_worked"][0].startswith("`uv run pytest -q` passed after: "
+                                                "`src/ledger/money.py`")
+    assert session_summary(parsed(TranscriptWriter()), []) is None
+
+
+def test_the_same_failure_in_two_sessions_is_one_gotcha_with_evidence_two(
+        tmp_path: Path, k: Kenning) -> None:
+    first = ledger_session("sess-a", line=8, explain="Let me look.").write(
+        tmp_path / "a.jsonl")
+    second = ledger_session("sess-b", line=11).write(tmp_path / "b.jsonl")
+    one = k.extract(first, repo=tmp_path, apply=True)
+    assert len(one["applied"]) == 2 and one["recurred"] == []  # the gotcha, the pattern
+    [stored] = k.list(types="gotcha")
+    assert "Cause:" not in stored.content and stored.metadata["evidence"] == 1
+    two = k.extract(second, repo=tmp_path, apply=True)
+    assert two["applied"] == [] and two["recurred"] == [stored.id]
+    [gotcha] = k.list(types="gotcha")
+    assert gotcha.id == stored.id
+    assert gotcha.metadata["evidence"] == 2
+    assert gotcha.metadata["sessions"] == ["sess-a", "sess-b"]
+    # The first session said no cause; the second did: its text, cause and fix are kept.
+    assert "Cause: to_cents truncates with int(); amounts must round half-even." in \
+        gotcha.content
+    assert "Fix: `src/ledger/money.py`: `return int(amount * 100)` -> " in gotcha.content
+    assert not any(m.metadata.get("kind") == "fix" for m in k.list())
+    # The same session extracted again is not new evidence.
+    again = k.extract(second, repo=tmp_path, apply=True)
+    assert again["recurred"] == [] and k.get(stored.id).metadata["evidence"] == 2
+
+
+def test_session_end_hook_counts_a_recurring_gotcha_once(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KENNING_")}
+    env.update(KENNING_HOME=str(tmp_path / "kdata"), KENNING_DB=str(tmp_path / "k.db"),
+               KENNING_EMBEDDER="none", HOME=str(home))
+    transcript = project / "t.jsonl"
+    for session in ("sess-a", "sess-b"):
+        ledger_session(session).write(transcript)
+        body = json.dumps({"session_id": session, "transcript_path": str(transcript),
+                           "cwd": str(project), "hook_event_name": "SessionEnd",
+                           "reason": "other"})
+        done = subprocess.run([str(HOOK), "SessionEnd"], input=body.encode(), env=env,
+                              capture_output=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+    errors = Path(env["KENNING_HOME"]) / "errors.jsonl"
+    assert not errors.exists(), errors.read_text()
+    from kenning.places.keys import project_key
+
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        [gotcha] = k.list(types="gotcha")
+        assert gotcha.metadata["evidence"] == 2
+        assert gotcha.metadata["sessions"] == ["sess-a", "sess-b"]
+        assert "Cause: to_cents truncates" in gotcha.content and "Fix: " in gotcha.content
+        insights = [m for m in k.list() if m.metadata.get("episode") == "session_insight"]
+        assert insights
+        for insight in insights:
+            assert "the ledger rounds cents wrong, can you fix it?" in insight.content
+            assert "morning" not in insight.content.lower()
