@@ -114,6 +114,9 @@ def recall(
     mode: Annotated[str, typer.Option(help="hybrid, keyword or vector.")] = "hybrid",
     context: Annotated[str | None, typer.Option(
         help="Boost memories linked to this one (contextual search).")] = None,
+    weak: Annotated[bool, typer.Option(
+        help="Return the k best even when they match no keyword and are not close in "
+        "meaning (by default such weak hits are left out).")] = False,
     json_: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -121,13 +124,14 @@ def recall(
     with open_kenning(db) as k:
         hits = k.recall(
             query, k=k_, types=type_, topic=topic, since=since, until=until, scope=scope,
-            agent=agent, explain=explain, mode=mode, context=context,
+            agent=agent, explain=explain, mode=mode, context=context, weak=weak,
         )
         if json_:
             emit({"query": query, "count": len(hits), "hits": [h.to_dict() for h in hits]})
             return
         if not hits:
-            typer.echo("no memories match")
+            typer.echo("no memories match" if weak else
+                       "no memories match (--weak lists the nearest ones anyway)")
             return
         memory_table([h.memory for h in hits], scores=[h.score for h in hits])
         if explain:
@@ -302,6 +306,24 @@ def link(
             also = f" (as {canonical})" if canonical and canonical != ln.relationship else ""
             typer.echo(f"linked {ln.from_id} -[{ln.relationship}{also}, {ln.link_type.value}, "
                        f"{ln.confidence:.2f}]-> {ln.to_id}")
+
+
+@app.command()
+def supersede(
+    new_id: Annotated[str, typer.Argument(help="The memory that replaces (id or prefix).")],
+    old_id: Annotated[str, typer.Argument(help="The memory it replaces (id or prefix).")],
+    reason: Annotated[str | None, typer.Option(help="Why it was replaced.")] = None,
+    json_: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Mark a memory as replaced by a newer one: no longer current from now on."""
+    with open_kenning(db) as k:
+        ln = k.supersede(new_id, old_id, reason)
+        old = k.get(ln.to_id)
+        if json_:
+            emit({"link": ln.to_dict(), "superseded": old.to_dict()})
+        else:
+            typer.echo(f"{ln.to_id} superseded by {ln.from_id} (link {ln.id})")
 
 
 @app.command()
@@ -526,6 +548,7 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
         )
         vectors = ", ".join(f"{n} x {e}" for e, n in s["vectors"].items()) or "none"
         by_type = ", ".join(f"{t} {n}" for t, n in sorted(s["memories_by_type"].items())) or "-"
+        held = s["hooks"]["quarantine"]
         lines = [
             ("store", f"{s['store']} ({s['engine']}, {s['size_bytes'] / 1e6:.2f} MB)"),
             ("schema version", str(s["schema_version"])),
@@ -539,6 +562,8 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
             ("hooks", f"journal {s['hooks']['journal_pending_bytes']:,} bytes waiting; prompt "
                       f"index {s['hooks']['prompt_index']}; last session "
                       f"{s['hooks']['last_session_event'] or 'never'}"),
+            *([("quarantine", f"{held['events']} journal events set aside in {held['path']}; "
+                              f"newest: {held['newest_error']}")] if held["events"] else []),
             ("error log", s["error_log"]),
         ]
         if pg := s.get("postgres"):

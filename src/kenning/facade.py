@@ -171,9 +171,12 @@ class Kenning:
             on_progress=lambda: self.on_progress,
         )
 
-    def get(self, memory_id: str) -> Memory:
-        """The memory with this id, or with this unique id prefix (at least 6 characters)."""
-        return self._recall().get(memory_id)
+    def get(self, memory_id: str, *, touch: bool = False) -> Memory:
+        """The memory with this id, or with this unique id prefix (at least 6 characters).
+        ``touch=True`` says an agent fetched it to use it (the MCP ``get`` tool): that use
+        raises its confidence by ``kenning.learning.ACCESS_BOOST``; a person reading it does
+        not."""
+        return self._recall().get(memory_id, touch=touch)
 
     def _filters(
         self,
@@ -239,23 +242,29 @@ class Kenning:
         mode: Mode = "hybrid",
         track: bool = True,
         context: str | None = None,
+        weak: bool = False,
     ) -> builtins.list[Hit]:
         """Hybrid recall: keyword (BM25) and vector candidates fused by relative score, then
-        weighed by confidence, recency, outcome and (once consolidated) PageRank. ``context``
-        names a memory whose graph neighbours are boosted (contextual search); ``mode`` picks
-        one side alone; ``track`` updates access statistics of the returned memories."""
+        weighed by confidence, recency, outcome and (once consolidated) PageRank. Only
+        relevant memories come back (a keyword match, or cosine similarity at least
+        ``kenning.recall.MIN_SIMILARITY``), so an unrelated query finds nothing; ``weak``
+        returns the ``k`` best regardless. ``context`` names a memory whose graph neighbours
+        are boosted (contextual search); ``mode`` picks one side alone; ``track`` counts the
+        head of the result as retrieved together (for co-access links). Recall never changes
+        a memory's confidence: use does."""
         return self._recall().recall(
             query, k=k, types=types, topic=topic, since=since, until=until, scope=scope,
-            agent=agent, explain=explain, mode=mode, track=track, context=context,
+            agent=agent, explain=explain, mode=mode, track=track, context=context, weak=weak,
         )
 
     # -- learning and sessions: live confidence, feedback, session trajectories ----------------
 
     def _live(self, m: Memory, now: int | None = None) -> Memory:
-        """``m`` with its confidence as of now: stored values decay from their last touch."""
+        """``m`` with its confidence as of now: stored values of episodic kinds decay from
+        their last touch, standing kinds keep theirs (``kenning.learning.decays``)."""
         conf = learning.decayed(
             m.confidence, learning.anchor_ms(m.created_at, m.updated_at, m.last_accessed_at),
-            self.clock() if now is None else now,
+            self.clock() if now is None else now, m.type.value,
         )
         return m if conf == m.confidence else replace(m, confidence=conf)
 
@@ -280,13 +289,15 @@ class Kenning:
     def record_events(
         self, events: Sequence[SessionEvent | Mapping[str, Any]]
     ) -> builtins.list[str]:
-        """Store session events; injections among the new ones count as accesses of the
-        injected memories (+0.03 confidence each). Returns the ids that were new."""
+        """Store session events (the memories each new injection showed count as retrieved
+        together, for co-access links; an injection alone does not change confidence). Returns
+        the ids that were new."""
         return self._sessions().record_events(events)
 
     def ingest_journal(self) -> dict[str, int]:
-        """Move what hooks appended to the journal into the store (idempotent; a journal that
-        could not be ingested stays for the next healthy run). Pending memories hooks could not
+        """Move what hooks appended to the journal into the store (idempotent; when the store
+        refuses everything the journal stays for the next healthy run, while a single event it
+        cannot take is quarantined, counted in ``quarantined``). Pending memories hooks could not
         store are remembered now."""
         return self._sessions().ingest_journal()
 
@@ -296,8 +307,11 @@ class Kenning:
         return self._sessions().session_trajectories(session_id)
 
     def learn_from_session(self, session_id: str) -> dict[str, Any]:
-        """Complete and judge a session's trajectories once: a failing command after a memory
-        was injected lowers it, a passing test raises it (``kenning.learning.judge``)."""
+        """Complete and judge a session's trajectories once: a check suite (tests, a build, a
+        linter) that ends failing after a memory was injected lowers it, one that ends passing
+        raises it (``kenning.learning.judge``), and a memory the session's later edits or
+        commands referenced (``kenning.usage.referenced``) counts as used
+        (+``kenning.learning.ACCESS_BOOST``)."""
         return self._sessions().learn_from_session(session_id)
 
     def learn_from_abandoned_sessions(self, idle_ms: int = 3_600_000) -> builtins.list[str]:
@@ -366,6 +380,7 @@ class Kenning:
             set_known_words=lambda words: setattr(self, "_known_words", words),
             resolver=lambda: self._relations,
             set_resolver=lambda resolver: setattr(self, "_relations", resolver),
+            remember_many=self.remember_many, update=self.update,
         )
 
     @property
@@ -395,6 +410,13 @@ class Kenning:
         return self._graph().link(from_id, to_id, relationship, confidence=confidence,
                                   reason=reason, tags=tags, created_by=created_by,
                                   metadata=metadata)
+
+    def supersede(self, new_id: str, old_id: str, reason: str | None = None) -> Link:
+        """Record that ``new_id`` replaces ``old_id``: a ``supersedes`` link and, in the same
+        transaction, the old memory's ``valid_to`` and ``superseded_by``. From then on recall
+        ranks the old one far below, and the prompt hook, the briefing and MEMORY.md leave it
+        out. ``unlink`` of that link makes it current again; a cycle is refused."""
+        return self._graph().supersede(new_id, old_id, reason)
 
     def links(self, memory_id: str) -> builtins.list[Link]:
         """Links into and out of a memory, oldest first."""
@@ -426,8 +448,9 @@ class Kenning:
         return self._graph().neighbourhood(memory_id, depth, min_confidence)
 
     def consolidate(self) -> dict[str, Any]:
-        """Maintain the graph: co-accessed links from recall statistics, prune weak automatic
-        links, then PageRank and communities, stored for recall and hooks to read."""
+        """Maintain the graph: distil repeated episodes into one memory (``kenning.distil``),
+        co-accessed links from recall statistics, prune weak automatic links, then PageRank and
+        communities, stored for recall and hooks to read."""
         return self._graph().consolidate()
 
     def graph_stats(self) -> dict[str, Any]:
@@ -586,7 +609,7 @@ class Kenning:
         """Zero-LLM capture from transcripts and git history."""
         return ExtractionService(store=self.store, project=self.project,
                                  embedder=self.embedder, ensure_index=self._ensure_index,
-                                 remember_many=self.remember_many)
+                                 remember_many=self.remember_many, update=self.update)
 
     def record_finding(
         self,
@@ -693,6 +716,7 @@ class Kenning:
         """Mine a Claude Code transcript and git history for candidate memories by rules
         (no LLM needed), drop near-duplicates of each other and of what is stored (cosine >=
         ``threshold``), optionally refine them with an LLM (opt-in, budget-capped), and with
-        ``apply`` store the new ones plus a session_insight, in one transaction."""
+        ``apply`` store the new ones plus a session_insight, in one transaction. A gotcha
+        whose failure a stored gotcha already records counts the session as its evidence."""
         return self._extraction().extract(transcript, repo, since, apply, llm=llm,
                                           llm_budget=llm_budget, threshold=threshold)

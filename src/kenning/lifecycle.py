@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 from kenning import validation as v
 from kenning.errors import ValidationError
 from kenning.filelock import DirLock
-from kenning.models import Filters, LinkType, MemoryType, SessionEvent, iso
+from kenning.models import Filters, MemoryType, SessionEvent, iso
 from kenning.ranking import recency
 from kenning.sessions import Trajectory, trajectories
 
@@ -44,6 +44,21 @@ class SessionReport:
     @property
     def ok(self) -> bool:
         return not self.errors
+
+
+# Errors that bad data raises (a wrong type or value, a row breaking a constraint): an event
+# failing with one of them is at fault itself, however many others fail the same way.
+_DATA_ERRORS = (ValueError, TypeError, LookupError, AttributeError, ArithmeticError)
+_DATA_ERROR_NAMES = ("DataError", "IntegrityError")  # sqlite3's and psycopg's
+
+
+def _store_down(failed: Sequence[tuple[str, str, Exception]]) -> bool:
+    """Whether failed events point at the store rather than at themselves: all failed with the
+    same error, and not one that bad data raises (e.g. the database is locked or unreachable)."""
+    first = failed[0][2]
+    if isinstance(first, _DATA_ERRORS) or type(first).__name__ in _DATA_ERROR_NAMES:
+        return False
+    return all(error == failed[0][1] for _, error, _ in failed)
 
 
 def _run(report: SessionReport, log_as: str, name: str, work: Callable[[], Any]) -> Any:
@@ -97,6 +112,15 @@ def end(k: Kenning, session_id: str, transcript: Path | None, project_root: Path
     return report
 
 
+def _after_shown(steps: Sequence[Mapping[str, object]]) -> list[Mapping[str, object]]:
+    """The tool steps of a trajectory from its memory's first injection on (none if it was
+    never injected): what the session did once the memory was in front of the model."""
+    shown = [cast(int, s["at"]) for s in steps if s["kind"] == "injected"]
+    if not shown:
+        return []
+    return [s for s in steps if s["kind"] == "tool" and cast(int, s["at"]) >= min(shown)]
+
+
 class SessionService:
     """A store's session learning and what the model is shown at session start.
 
@@ -146,8 +170,10 @@ class SessionService:
         return journal_dir(self.store.location)
 
     def record_events(self, events: Sequence[SessionEvent | Mapping[str, Any]]) -> list[str]:
-        """Store session events (new ones only); a new injection counts as an access of each
-        injected memory that still exists. Returns the new ids."""
+        """Store session events (new ones only); the memories a new injection showed that
+        still exist count as retrieved together (co-access links). Being shown is not a use,
+        so confidence is left alone: ``learn_from_session`` credits the memories the session
+        went on to act on. Returns the new ids."""
         parsed = [e if isinstance(e, SessionEvent) else SessionEvent(
             id=str(e["id"]), session_id=str(e.get("session_id") or ""),
             project=str(e.get("project") or self._project_of(e.get("cwd"))),
@@ -158,7 +184,7 @@ class SessionService:
             if e.id in new and e.kind == "injected":
                 ids = [str(m["id"]) for m in e.data.get("memories", []) if m.get("id")]
                 known = self.store.get_many(ids)
-                self.store.record_access([i for i in ids if i in known], e.at_ms)
+                self.store.record_co_access([i for i in ids if i in known], e.at_ms)
         return [e.id for e in parsed if e.id in new]
 
     def _project_of(self, cwd: object) -> str:
@@ -172,41 +198,94 @@ class SessionService:
 
     def ingest_journal(self) -> dict[str, int]:
         """Move journalled hook events into the store under the journal's lock: events are
-        recorded, subagent reports become findings, pending memories are remembered, and each
-        file is deleted only once all of that succeeded."""
+        recorded, subagent reports become findings, pending memories are remembered.
+
+        One bad event never blocks the rest: a line that is not an event, or an event the store
+        refuses on its own, goes to the quarantine beside the journal and ingestion carries on;
+        a file is deleted once each of its events is stored or quarantined. When the store
+        itself fails (every event of a file the same way, e.g. it is locked) the file is kept
+        for the next run and, after the other files, that error is raised."""
         from kenning import journal
 
         directory = self.journal_dir()
         counts = {"files": 0, "events": 0, "new": 0, "unreadable": 0, "remembered": 0,
-                  "findings": 0}
+                  "findings": 0, "quarantined": 0}
         lock = DirLock(directory)
         if not lock.acquire():
             return counts
+        down: Exception | None = None
         try:
             for path in journal.claim(directory):
-                events, bad = journal.read(path)
+                entries, rejects = journal.scan(path)
                 counts["files"] += 1
-                counts["events"] += len(events)
-                counts["unreadable"] += bad
-                pending = [e for e in events if e["kind"] == "remember"]
-                new = set(self.record_events([e for e in events if e["kind"] != "remember"]))
-                counts["new"] += len(new)
-                for e in events:  # a subagent's final report is a finding of that agent
-                    data = cast("dict[str, Any]", e.get("data") or {})  # the hooks write dicts
-                    if e["kind"] == "subagent" and e["id"] in new and data.get("report"):
-                        self.record_subagent_stop({**data, "last_assistant_message":
-                                                   data["report"]})
-                        counts["findings"] += 1
-                for e in pending:
-                    fields = dict(cast("dict[str, Any]", e.get("data") or {}))
-                    text = fields.pop("text", None)
-                    if isinstance(text, str) and text.strip():
-                        self.remember(text, **fields)
-                        counts["remembered"] += 1
+                counts["events"] += len(entries)
+                counts["unreadable"] += len(rejects)
+                failed, store_error = self._ingest_file(entries, counts)
+                if store_error is not None:
+                    down = down or store_error
+                    continue
+                bad = rejects + failed
+                journal.quarantine(directory, bad, self.clock())
+                counts["quarantined"] += len(bad)
                 os.unlink(path)
         finally:
             lock.release()
+        if down is not None:
+            raise down
         return counts
+
+    def _ingest_file(self, entries: list[tuple[str, dict[str, object]]], counts: dict[str, int]
+                     ) -> tuple[list[tuple[str, str]], Exception | None]:
+        """Ingest one file's events in one batch, or when the batch fails, one at a time.
+        Returns the ``(line, error)`` of each event the store refused on its own, or the store's
+        error when it refused them all alike (then nothing is to be quarantined)."""
+        events = [e for _, e in entries]
+        done: set[str] = set()
+        recordable = [e for e in events if e["kind"] != "remember"]
+        new: set[str] | None = None  # the batch's new ids; None when the batch did not say
+        try:
+            new = set(self.record_events(recordable))
+            counts["new"] += len(new)
+            for e in events:
+                self._follow_up(e, new, counts)
+                done.add(str(e["id"]))
+            return [], None
+        except Exception:  # the batch failed: each event not done yet is tried alone below
+            pass
+        failed: list[tuple[str, str, Exception]] = []
+        stored = 0
+        for line, e in entries:
+            if str(e["id"]) in done:
+                continue
+            try:
+                fresh = set() if e["kind"] == "remember" else set(self.record_events([e]))
+                counts["new"] += len(fresh)
+                # a subagent event the failed batch may have stored still needs its finding
+                # (findings and memories of the same text are not stored twice)
+                self._follow_up(e, fresh | (new if new is not None else {str(e["id"])}),
+                                counts)
+                stored += 1
+            except Exception as exc:
+                failed.append((line, f"{type(exc).__name__}: {exc}", exc))
+                if not stored and len(failed) >= 2 and _store_down(failed):
+                    return [], exc  # the store, not the events: try the file again next run
+        if failed and not stored and _store_down(failed):
+            return [], failed[0][2]
+        return [(line, error) for line, error, _ in failed], None
+
+    def _follow_up(self, e: Mapping[str, Any], new: set[str], counts: dict[str, int]) -> None:
+        """What an event asks beyond being recorded: a new subagent event's report becomes a
+        finding of that agent, a pending memory is remembered."""
+        data = cast("dict[str, Any]", e["data"])
+        if e["kind"] == "subagent" and e["id"] in new and data.get("report"):
+            self.record_subagent_stop({**data, "last_assistant_message": data["report"]})
+            counts["findings"] += 1
+        elif e["kind"] == "remember":
+            fields = dict(data)
+            text = fields.pop("text")
+            if text.strip():
+                self.remember(text, **fields)
+                counts["remembered"] += 1
 
     def session_trajectories(self, session_id: str) -> dict[str, Trajectory]:
         """Trajectories of the memories a session injected, or that this project recorded
@@ -221,27 +300,37 @@ class SessionService:
 
     def learn_from_session(self, session_id: str) -> dict[str, Any]:
         """Judge each trajectory of a session at most once (a ``judged`` event marks it) and
-        apply the confidence changes the verdicts call for."""
+        apply the confidence changes the verdicts call for; an injected memory that the
+        session's later edits, commands or checks referenced (``kenning.usage.referenced``)
+        was used, and gains ``kenning.learning.ACCESS_BOOST`` once for this session."""
+        from kenning.usage import referenced
+
         now = self.clock()
         trajs = self.session_trajectories(session_id)
         judged: list[dict[str, Any]] = []
         marks = [SessionEvent(f"judged:{session_id}:{mid}", session_id, self.project, now,
                               "judged", {"memory_id": mid}) for mid in trajs]
         fresh = set(self.store.add_session_events(marks))
+        todo = {mid: t for mid, t in trajs.items() if f"judged:{session_id}:{mid}" in fresh}
+        memories = self.store.get_many(sorted(mid for mid, t in todo.items() if t.used()))
         changes = []
-        for mid, t in trajs.items():
-            if f"judged:{session_id}:{mid}" not in fresh:
-                continue
+        used: list[str] = []
+        for mid, t in todo.items():
             delta, reason = t.verdict()
             if not t.used():
                 delta, reason = 0.0, "recorded in this session, not yet put to use"
+            was_used = mid in memories and referenced(memories[mid], _after_shown(t.steps))
+            if was_used:
+                used.append(mid)
             judged.append({"memory_id": mid, "delta": delta, "reason": reason,
-                           "steps": len(t.steps), "begun_by": t.begun_by})
+                           "steps": len(t.steps), "begun_by": t.begun_by, "used": was_used})
             if delta:
                 changes.append((mid, delta, f"session {session_id[:8]}: {reason}"))
         applied = self.store.adjust_confidence(changes, now) if changes else {}
+        if used:
+            self.store.record_access(used, now, f"used in session {session_id[:8]}")
         return {"session_id": session_id, "trajectories": len(trajs), "judged": judged,
-                "adjusted": applied}
+                "adjusted": applied, "used": used}
 
     def learn_from_abandoned_sessions(self, idle_ms: int = 3_600_000) -> list[str]:
         """Judge recent injecting sessions of this project that never ended or were judged and
@@ -282,7 +371,8 @@ class SessionService:
 
     def briefing(self, k: int = 5, max_chars: int = 2400) -> str:
         """The latest checkpoint and the ``k`` best memories of this project (live confidence,
-        PageRank, recency) as markdown, cut at whole lines to ``max_chars``; "" if none."""
+        PageRank, recency) still current (a superseded one is never briefed), as markdown cut
+        at whole lines to ``max_chars``; "" if none."""
         k = v.positive_int(k, "k", 100)
         lines: list[str] = []
         checkpoint = self.store.list(Filters(project=self.project,
@@ -294,7 +384,8 @@ class SessionService:
         pool = self.store.list(Filters(project=self.project), limit=2000)
         now = self.clock()
         chosen = sorted(
-            (self.live(m, now) for m in pool if m.type is not MemoryType.CHECKPOINT),
+            (self.live(m, now) for m in pool
+             if m.type is not MemoryType.CHECKPOINT and m.current_at(now)),
             key=lambda m: -(m.confidence + 2.0 * scores.get(m.id, (0.0, 0))[0]
                             + 0.2 * recency(m.created_at, now)),
         )[:k]
@@ -334,8 +425,8 @@ class SessionService:
 
     def build_prompt_index(self, *, force: bool = True) -> dict[str, Any]:
         """Write the per-prompt hook's index file atomically from every memory, its PageRank
-        and whether an evolution link supersedes it; unless ``force``, keep a SQLite store's
-        index that is still current."""
+        and when a successor superseded it; unless ``force``, keep a SQLite store's index that
+        is still current."""
         from kenning import promptindex
         from kenning.files import atomic_write_bytes
         from kenning.hooks.pindex import index_path, load
@@ -351,10 +442,6 @@ class SessionService:
         version = read_version(version_file(location))
         memories = self.store.list(Filters(), limit=None, newest_first=False)
         scores = self.store.graph_scores()
-        evolution = [r for r in self.store.link_rows() if r[2] == LinkType.EVOLUTION.value]
-        canonical = {w: self.store.relationship_canonical(w) or w
-                     for w in {r[5] for r in evolution}}
-        superseded = {r[1] for r in evolution if canonical[r[5]] == "supersedes"}
         data = promptindex.build(
             (promptindex.Entry(
                 id=m.id, project=m.project, scope=m.scope.value, type=m.type.value,
@@ -362,7 +449,7 @@ class SessionService:
                 outcome=m.outcome.value if m.outcome else None, confidence=m.confidence,
                 pagerank=scores.get(m.id, (0.0, 0))[0], created_at=m.created_at,
                 updated_at=m.updated_at, last_accessed_at=m.last_accessed_at,
-                superseded=m.id in superseded) for m in memories),
+                valid_to=m.valid_to) for m in memories),
             version, self.clock())
         atomic_write_bytes(path, data, mode=0o600)
         return {"path": str(path), "memories": len(memories), "bytes": len(data),
