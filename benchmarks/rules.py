@@ -1,0 +1,169 @@
+"""How well Kenning notices rules in what a user types, and whether a newer rule replaces an
+older one, on the hand-labelled held-out sets in ``benchmarks/data/``.
+
+    python benchmarks/rules.py [--out benchmarks/results/rules.json] [--misses]
+
+Rule detection (``kenning.extract.conventions.find_rules`` on each whole message): a found rule
+is right when its text holds every key word of a labelled rule of that message (case-insensitive
+substrings); precision = right found rules / found rules, recall = labelled rules matched /
+labelled rules. Messages without a rule count only against precision (anything found there is
+wrong). Supersession (``supersedes`` on the first rule found in each message of a pair, with the
+embedding similarity of the two rule texts): precision and recall of the "supersedes" label; a
+pair where no rule is found on either side counts as "not superseding".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from kenning.extract.conventions import Rule, find_rules, supersedes
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _ratio(a: float, b: float) -> float | None:
+    return round(a / b, 3) if b else None
+
+
+def _matches(rule: Rule, key: list[str]) -> bool:
+    text = rule.text.lower()
+    return all(k.lower() in text for k in key)
+
+
+def detection(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """Precision and recall of rule detection, overall and per labelled kind."""
+    found_n = right_n = labelled_n = matched_n = 0
+    by_kind: dict[str, list[int]] = {}
+    misses: list[dict[str, Any]] = []
+    false: list[dict[str, Any]] = []
+    times: list[float] = []
+    for item in items:
+        t0 = time.perf_counter()
+        found = find_rules(item["text"])
+        times.append((time.perf_counter() - t0) * 1000)
+        labels = item["rules"]
+        found_n += len(found)
+        for rule in found:
+            if any(_matches(rule, lab["key"]) for lab in labels):
+                right_n += 1
+            else:
+                false.append({"id": item["id"], "found": rule.text})
+        for lab in labels:
+            counts = by_kind.setdefault(lab["kind"], [0, 0])
+            counts[1] += 1
+            labelled_n += 1
+            if any(_matches(rule, lab["key"]) for rule in found):
+                matched_n += 1
+                counts[0] += 1
+            else:
+                misses.append({"id": item["id"], "rule": lab["rule"], "key": lab["key"],
+                               "found": [r.text for r in found]})
+    return {
+        "messages": len(items), "found": found_n, "right": right_n, "labelled": labelled_n,
+        "matched": matched_n, "precision": _ratio(right_n, found_n),
+        "recall": _ratio(matched_n, labelled_n),
+        "recall_by_kind": {k: _ratio(g, n) for k, (g, n) in sorted(by_kind.items())},
+        "ms_per_message_median": round(statistics.median(times), 3),
+        "misses": misses, "false": false,
+    }
+
+
+def supersession(pairs: list[dict[str, Any]], similarity: Any) -> dict[str, Any]:
+    """Precision and recall of ``supersedes`` on the labelled pairs."""
+    tp = fp = fn = 0
+    wrong: list[dict[str, Any]] = []
+    for pair in pairs:
+        new, old = find_rules(pair["new"]), find_rules(pair["old"])
+        said = any(supersedes(n, o, similarity(n.text, o.text) if similarity else None)
+                   for n in new for o in old)
+        truth = pair["label"] == "supersedes"
+        tp += said and truth
+        fp += said and not truth
+        fn += truth and not said
+        if said != truth:
+            wrong.append({"id": pair["id"], "label": pair["label"], "said": said,
+                          "new": [r.text for r in new], "old": [r.text for r in old]})
+    return {"pairs": len(pairs), "supersedes": sum(p["label"] == "supersedes" for p in pairs),
+            "precision": _ratio(tp, tp + fp), "recall": _ratio(tp, tp + fn),
+            "false_supersession": fp, "missed": fn, "wrong": wrong}
+
+
+def _similarity() -> Any:
+    """Cosine similarity of two texts with Kenning's embedder, or None when it cannot load."""
+    try:
+        from kenning.embed import default_embedder
+
+        emb = default_embedder()
+    except Exception as exc:  # the benchmark still reports the rule-only figures
+        print(f"(no embedder: {exc}; supersession measured without similarity)")
+        return None
+    if emb is None:
+        print("(no embedder; supersession measured without similarity)")
+        return None
+    cache: dict[str, Any] = {}
+
+    def sim(a: str, b: str) -> float:
+        for t in (a, b):
+            if t not in cache:
+                cache[t] = emb.embed([t])[0]
+        return float(cache[a] @ cache[b])
+
+    return sim
+
+
+def _load(name: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (DATA / name).read_text().splitlines() if line.strip()]
+
+
+def half(items: list[dict[str, Any]], which: str) -> list[dict[str, Any]]:
+    """``dev`` (odd-numbered ids: the half rules may be tuned on), ``test`` (even-numbered: the
+    held-out half) or ``all``."""
+    if which == "all":
+        return items
+    return [i for i in items if (int(i["id"][1:]) % 2 == 1) == (which == "dev")]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results"
+                    / "rules.json")
+    ap.add_argument("--misses", action="store_true", help="print every miss and false find")
+    ap.add_argument("--half", choices=("all", "dev", "test"), default="all",
+                    help="dev: odd ids (for tuning); test: even ids (held out)")
+    args = ap.parse_args(argv)
+    det = detection(half(_load("rules_labelled.jsonl"), args.half))
+    sup = supersession(half(_load("supersession_pairs.jsonl"), args.half), _similarity())
+    print("| set | items | precision | recall |\n|---|---|---|---|")
+    print(f"| rule detection | {det['messages']} messages, {det['labelled']} rules | "
+          f"{det['precision']} | {det['recall']} |")
+    for kind, r in det["recall_by_kind"].items():
+        print(f"| - {kind} | | | {r} |")
+    print(f"| supersession | {sup['pairs']} pairs, {sup['supersedes']} replacing | "
+          f"{sup['precision']} | {sup['recall']} |")
+    print(f"detection: {det['found']} found, {det['right']} right; "
+          f"{det['ms_per_message_median']} ms per message (median); "
+          f"supersession: {sup['false_supersession']} false, {sup['missed']} missed")
+    if args.misses:
+        for m in det["misses"]:
+            print(f"MISS {m['id']}: {m['rule']}  key={m['key']}  found={m['found']}")
+        for f in det["false"]:
+            print(f"FALSE {f['id']}: {f['found']}")
+        for w in sup["wrong"]:
+            print(f"PAIR {w['id']} ({w['label']}, said {w['said']}): new={w['new']} "
+                  f"old={w['old']}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"half": args.half, "detection": det, "supersession": sup,
+                                    "run": {"python": platform.python_version()}}, indent=1)
+                        + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

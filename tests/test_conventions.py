@@ -1,0 +1,578 @@
+"""The rule detector: standing conventions and decisions found in what people write, chatter
+and one-off requests left out, and which newer rule replaces which older one."""
+
+from __future__ import annotations
+
+import pytest
+
+from kenning.extract.conventions import (
+    TOOL_FAMILIES,
+    Rule,
+    find_rules,
+    same_subject,
+    supersedes,
+)
+
+# (message, words the rule's text must keep, kind) — plain, indirect, hedged and chat-style.
+RULES: list[tuple[str, list[str], str]] = [
+    ("Always use pnpm, never npm.", ["pnpm", "never npm"], "convention"),
+    ("I'd like you to run the tests with `uv run pytest -q`, not bare pytest.",
+     ["`uv run pytest -q`", "not bare pytest"], "convention"),
+    ("First, always run `make check` before you commit.", ["`make check`", "before you commit"],
+     "convention"),
+    ("going forward, use httpx instead of requests", ["httpx", "instead of requests"],
+     "convention"),
+    ("make sure to add type hints to new functions", ["type hints", "new functions"],
+     "convention"),
+    ("from now on use conventional commits for commit messages", ["conventional commits"],
+     "convention"),
+    ("our convention is snake_case for file names", ["snake_case", "file names"], "convention"),
+    ("we prefer named exports over default exports", ["Prefer named exports"], "convention"),
+    ("let's stick to pytest fixtures rather than setUp methods", ["pytest fixtures", "setUp"],
+     "convention"),
+    ("no more default exports", ["No more default exports"], "convention"),
+    ("please keep functions under 50 lines", ["Keep functions under 50 lines"], "convention"),
+    ("the rule here is: every PR needs a changelog entry", ["every PR", "changelog"],
+     "convention"),
+    ("In this repo we use uv, not pip.", ["Use uv", "not pip"], "convention"),
+    ("Never commit directly to main.", ["Never commit", "main"], "convention"),
+    ("Don't use `any` in TypeScript code.", ["`any`", "TypeScript"], "convention"),
+    ("Prefer composition over inheritance.", ["composition", "inheritance"], "convention"),
+    ("Avoid global state.", ["Avoid global state"], "convention"),
+    ("Docstrings should explain why, not what.", ["Docstrings", "why"], "convention"),
+    ("All new modules need a docstring.", ["new modules", "docstring"], "convention"),
+    ("Tests go in tests/, mirroring the src/ layout.", ["tests/"], "convention"),
+    ("We always squash merge PRs.", ["Always squash merge PRs"], "convention"),
+    ("We don't use semicolons in JS.", ["Don't use semicolons"], "convention"),
+    ("Line length is 100.", ["Line length", "100"], "convention"),
+    ("Use 4 spaces for indentation.", ["4 spaces", "indentation"], "convention"),
+    ("I prefer single quotes in Python.", ["Prefer single quotes"], "convention"),
+    ("If you add a dependency, pin it in requirements.txt.", ["pin it", "requirements.txt"],
+     "convention"),
+    ("When you write a migration, always add a down migration too.", ["down migration"],
+     "convention"),
+    ("Use structlog for logging, not print().", ["structlog", "not print()"], "convention"),
+    ("Commit messages should be in the imperative mood.", ["imperative mood"], "convention"),
+    ("Keep PRs small, under 400 lines.", ["PRs small", "400"], "convention"),
+    ("please don't mock the database in integration tests", ["mock the database"],
+     "convention"),
+    ("No print statements in library code.", ["print statements", "library code"],
+     "convention"),
+    ("house style: trailing commas everywhere", ["Trailing commas"], "convention"),
+    ("We use Black with a line length of 88.", ["Black", "88"], "convention"),
+    ("from now on, no more force-pushing to shared branches", ["force-pushing"], "convention"),
+    ("Stop adding comments that restate the code.", ["Stop adding comments"], "convention"),
+    ("Run `npm run lint` before every commit.", ["`npm run lint`", "every commit"],
+     "convention"),
+    ("Every public function gets a docstring.", ["public function", "docstring"],
+     "convention"),
+    ("For tests, use pytest fixtures instead of setUp.", ["For tests", "pytest fixtures"],
+     "convention"),
+    ("Prefix feature branches with feat/.", ["feature branches", "feat/"], "convention"),
+    ("Never log secrets or tokens.", ["Never log secrets"], "convention"),
+    ("Write commit subjects under 72 characters.", ["commit subjects", "72"], "convention"),
+    ("Releases follow semver.", ["semver"], "convention"),
+    ("Type hints are required for all public functions.", ["Type hints", "required"],
+     "convention"),
+    ("Wildcard imports are not allowed.", ["Wildcard imports"], "convention"),
+    ("Oh and use `pathlib` instead of `os.path`.", ["`pathlib`", "`os.path`"], "convention"),
+    ("Please always add a CHANGELOG entry for user-facing changes.", ["CHANGELOG entry"],
+     "convention"),
+    ("I want you to use early returns instead of nested ifs.", ["early returns", "nested ifs"],
+     "convention"),
+    ("pls always run the formatter before committing thx", ["formatter", "before committing"],
+     "convention"),
+    ("Don't catch bare exceptions.", ["bare exceptions"], "convention"),
+    ("one thing first: never edit generated files by hand", ["generated files"], "convention"),
+    ("i'd prefer if you used httpx over requests", ["httpx", "requests"], "convention"),
+    ("it'd be great if you could always add a test for every bug fix", ["every bug fix"],
+     "convention"),
+    ("Don't use default exports anymore.", ["default exports"], "convention"),
+    ("Going forward, please write all new code in TypeScript.", ["TypeScript"], "convention"),
+    ("Let's keep all config in pyproject.toml.", ["pyproject.toml"], "convention"),
+    ("Make sure you never log request bodies.", ["Never log request bodies"], "convention"),
+    ("Tests should never depend on network access.", ["network access"], "convention"),
+    ("Every migration must be reversible.", ["reversible"], "convention"),
+    ("Name React components in PascalCase.", ["PascalCase"], "convention"),
+    ("Avoid mutable default arguments.", ["mutable default arguments"], "convention"),
+    ("Please use `rg` instead of `grep` when searching the repo.", ["`rg`", "`grep`"],
+     "convention"),
+    ("One more rule: no network calls in unit tests.", ["network calls", "unit tests"],
+     "convention"),
+    ("Don't ever hardcode API keys.", ["hardcode API keys"], "convention"),
+    ("Remember: never store secrets in the repo.", ["never store secrets"], "convention"),
+    ("keep imports sorted alphabetically", ["imports sorted"], "convention"),
+    ("no emojis in commit messages pls", ["emojis", "commit messages"], "convention"),
+    ("Hey, going forward can you make sure to write the tests before the implementation?",
+     ["tests before the implementation"], "convention"),
+    ("I'd appreciate it if you kept the diff minimal.", ["diff minimal"], "convention"),
+    ("you can use default exports again", ["default exports again"], "convention"),
+    ("hey, quick thing - whenever you touch the API, update the OpenAPI spec as well",
+     ["Whenever you touch the API", "OpenAPI spec"], "convention"),
+    ("I'd rather you didn't use regex for parsing HTML", ["Don't use regex", "HTML"],
+     "convention"),
+    ("please stop using print for debugging, use the logger", ["print", "logger"],
+     "convention"),
+    ("the convention in this codebase is to suffix async functions with _async",
+     ["Suffix async functions", "_async"], "convention"),
+    ("tests must not touch the real filesystem; use tmp_path", ["real filesystem"],
+     "convention"),
+    ("Just so you know, we deploy only from tagged commits.", ["Deploy only", "tagged commits"],
+     "convention"),
+    ("For anything touching auth, add a security reviewer to the PR.", ["security reviewer"],
+     "convention"),
+    ("Let's not add any new Python 2 compatibility shims.", ["Don't add", "shims"],
+     "convention"),
+    ("We're not using Docker for local dev anymore.", ["Don't use Docker", "anymore"],
+     "decision"),
+    ("small nit: we prefer `const` over `let` unless reassignment is needed",
+     ["Prefer `const` over `let`"], "convention"),
+    ("Moving forward, releases are cut from the release branch.", ["release branch"],
+     "convention"),
+    ("nope, pnpm not npm", ["pnpm not npm"], "convention"),
+    ("Commits no longer need a ticket number.", ["no longer need", "ticket number"],
+     "convention"),
+    ("Add a changelog entry for every user-facing change.", ["changelog entry"], "convention"),
+    ("Write tests for every new endpoint.", ["every new endpoint"], "convention"),
+    ("Use the repository pattern for database access.", ["repository pattern"], "convention"),
+    ("Don't add dependencies without checking the license first.", ["license"],
+     "convention"),
+    ("Branches are named <type>/<ticket>-<slug>.", ["<type>/<ticket>-<slug>"], "convention"),
+    ("Run `make lint` before pushing, always.", ["`make lint`"], "convention"),
+    # decisions
+    ("let's move to vitest", ["vitest"], "decision"),
+    ("1.0 goes ESM-only", ["1.0", "ESM-only"], "decision"),
+    ("pin pydantic below 2 for now", ["pydantic", "below 2"], "decision"),
+    ("rip out the cache; use ETags instead", ["cache", "ETags instead"], "decision"),
+    ("we're switching from yarn to pnpm", ["yarn", "pnpm"], "decision"),
+    ("We've decided to drop support for Python 3.8.", ["Python 3.8"], "decision"),
+    ("Let's go with Postgres for the job queue.", ["Postgres", "job queue"], "decision"),
+    ("We target Python 3.11+.", ["Python 3.11+"], "decision"),
+    ("Change of plan: we're moving from REST to gRPC for internal services.",
+     ["REST", "gRPC"], "decision"),
+    ("We'll use Redis for the rate limiter.", ["Redis", "rate limiter"], "decision"),
+    ("let's standardize on zod for validation", ["zod"], "decision"),
+    ("We're dropping Python 3.8 support in the next release.", ["Python 3.8"], "decision"),
+    ("The next release will be 2.0 and drops Node 16.", ["2.0", "Node 16"], "decision"),
+    ("We're going ESM-only in v3.", ["ESM-only"], "decision"),
+    ("We're migrating off Jenkins to GitHub Actions.", ["Jenkins", "GitHub Actions"],
+     "decision"),
+    ("ok so the plan is to replace the homegrown ORM with SQLAlchemy", ["SQLAlchemy"],
+     "decision"),
+    ("We've moved to trunk-based development, so no long-lived feature branches.",
+     ["trunk-based development"], "decision"),
+    ("The team agreed to ship 2.0 without the legacy importer.", ["2.0", "legacy importer"],
+     "decision"),
+    ("we're standardising on pnpm across all repos", ["pnpm", "all repos"], "decision"),
+    ("We switched to Postgres.", ["Postgres"], "decision"),
+    ("Let's use SQLite for local dev and Postgres in prod.", ["SQLite", "Postgres"],
+     "decision"),
+]
+
+# Questions, hypotheticals, reports, pleasantries and one-off requests: never rules.
+NON_RULES: list[str] = [
+    "Always happy to help.",
+    "thanks!",
+    "can you use a dict here",
+    "run the tests",
+    "use the staging db for this one",
+    "should we always use pnpm?",
+    "the linter always complains about this",
+    "I never got this to work",
+    "Can you fix the failing test in test_api.py?",
+    "Use a dict here instead.",
+    "What does this function do?",
+    "The build is failing again.",
+    "Maybe we should switch to vitest at some point.",
+    "If we used pnpm, installs would be faster.",
+    "We tried poetry last year and it was slow.",
+    "no worries",
+    "No, that's not what I meant.",
+    "Never mind, I found it.",
+    "Let's fix the bug first.",
+    "Please update the README.",
+    "Rename this function to parse_config.",
+    "Run `npm test` and tell me what fails.",
+    "It always fails on CI.",
+    "The tests always time out on my machine.",
+    "We used to use npm.",
+    "Do we use tabs or spaces?",
+    "Why does mypy never catch this?",
+    "Hmm, what if we used Redis for this?",
+    "Could you add a test for this function?",
+    "switch to the main branch",
+    "move to the next step",
+    "I always forget to run the linter.",
+    "CI never passes on the first try.",
+    "Add logging to this handler.",
+    "Let's run the tests now.",
+    "Always a pleasure.",
+    "Check the logs for errors.",
+    "Make sure the tests pass.",
+    "Can you switch this to httpx?",
+    "Use the staging database for this test.",
+    "We could use a queue for this.",
+    "this function always returns None",
+    "Please don't push yet.",
+    "we always end up with merge conflicts in package.json",
+    "I never use the debugger, honestly",
+    "Prefer the second option.",
+    "Let's go with option B.",
+    "We decided to grab lunch.",
+    "The plan is to finish this today.",
+    "OK, use pnpm to install it and then run the dev server.",
+    "Our CI uses GitHub Actions, which is slow.",
+    "We use Sentry, but it's been flaky lately.",
+    "Try vitest and see if it's faster.",
+    "Run pytest on the new module.",
+    "Use common sense.",
+    "I don't always write tests, to be honest.",
+    "We should use Redis here, I think.",
+    "Put the helper in utils.py.",
+    "Thanks so much, you always nail these!",
+    "We never got around to migrating to pnpm.",
+    "Would it make sense to use Redis instead?",
+    "I'll switch to the main branch.",
+    "We're moving to a new office next month.",
+    "Always fun debugging CI on a Friday 😅",
+    "hey can you take a look at the login bug?",
+    "I'm not sure we should always use pnpm, what do you think?",
+    "the tests always pass locally but fail on CI",
+    "Please run the linter and fix whatever it finds.",
+    "What's our convention for branch names?",
+    "Let's keep going with the refactor.",
+    "Remove the debug prints from this module.",
+    "Yesterday we moved the cache to Redis.",
+    "It should never take this long to build.",
+    "I'd use pnpm if I were you.",
+    "Should branch names start with feat/?",
+    "Don't worry about the flaky test.",
+    "Just use whatever works for now.",
+    "Did you run the tests before pushing?",
+    "I'm thinking we might switch to Biome eventually.",
+    "The deploy always breaks on Fridays, lol.",
+    "Use the same pattern as in auth.py for this.",
+    "Use pnpm to add lodash.",
+    "Switch to the other approach.",
+    "Use `--no-verify` this once.",
+    "My old team always squash merged.",
+    "Keep it simple.",
+    "use a dict for now in this file",
+    "use a guard clause here",
+    "Use npm this time.",
+    "could you use pnpm?",
+    # requests for one piece of work, the way most messages in a session read
+    "Add a --verbose flag to the CLI that prints each step.",
+    "Write unit tests for the date parser.",
+    "Use async/await in the fetch function instead of promises.",
+    "Rename `getUser` to `fetchUser` everywhere.",
+    "use httpx in the new scraper module",
+    "Always check the return value here, it can be None.",
+    "Refactor the payment module to use the new client.",
+    "Update the dependencies and make sure everything still builds.",
+    "Please add type hints to utils.py.",
+    "Let's add caching to the search endpoint.",
+    "Replace the for loop with a list comprehension.",
+    "Switch the default branch to main in the CI config.",
+    "Remove the feature flag now that it's launched.",
+    "Can we use Redis for the session store?",
+    "Let's use a dataclass for the config.",
+    "Drop the users table and recreate it with the new schema.",
+]
+
+# (newer rule, older rule): the newer one replaces the older one.
+SUPERSEDES: list[tuple[str, str]] = [
+    ("Use pnpm instead of npm.", "Use npm for installs."),
+    ("let's move to vitest", "We use jest for tests."),
+    ("Use httpx.", "Use requests for HTTP calls."),
+    ("we no longer squash merge", "Always squash merge PRs."),
+    ("you can use default exports again", "Never use default exports."),
+    ("Line length is 100.", "Line length is 88."),
+    ("Prefix feature branches with feature/.", "Prefix feature branches with feat/."),
+    ("Use ruff format instead of black.", "Use black for formatting."),
+    ("Switch to uv for dependency management.", "Use poetry for dependencies."),
+    ("We target Python 3.12.", "We target Python 3.11+."),
+    ("Stop rebasing on main; merge main into your branch instead.",
+     "Always rebase on main before merging."),
+    ("Use 2 spaces for indentation.", "Use 4 spaces for indentation."),
+    ("Use tabs for indentation.", "Use 4 spaces for indentation."),
+    ("Use single quotes.", "Use double quotes for strings."),
+    ("We're switching from yarn to pnpm.", "Use yarn."),
+    ("Use pytest instead of unittest.", "Write tests with unittest."),
+    ("Use mypy, not pyright.", "Use pyright for type checking."),
+    ("Use loguru for logging.", "Use the standard logging module."),
+    ("Pin pydantic below 3.", "Pin pydantic below 2 for now."),
+    ("Don't write docstrings for private helpers anymore.",
+     "Write docstrings for private helpers."),
+    ("Use axios instead of fetch.", "Use the native fetch API for HTTP."),
+    ("We're moving from Flask to FastAPI.", "Use Flask for web services."),
+    ("Use vitest for tests from now on.", "Run tests with jest."),
+    ("Indent with 2 spaces.", "Indent with 4 spaces."),
+    ("Max line length is 120.", "Keep lines under 100 characters."),
+    ("Use biome instead of eslint.", "Lint with eslint before committing."),
+    ("Use prettier for formatting, not dprint.", "Format with dprint."),
+    ("From now on, merge PRs with merge commits.", "Squash merge all PRs."),
+    ("Use camelCase for function names.", "Use snake_case for function names."),
+    ("Never squash merge.", "Always squash merge PRs."),
+    ("Use GitHub Actions instead of CircleCI.", "Use CircleCI for CI."),
+    ("Use zod for validation instead of yup.", "Validate request bodies with yup."),
+    ("Use date-fns, not moment.", "Use moment for dates."),
+    ("Use typer for CLIs from now on.", "Use click for command-line tools."),
+    ("Use Postgres instead of SQLite for local dev.", "Use SQLite for local development."),
+    ("Coverage must stay above 90%.", "Coverage must stay above 80%."),
+    ("Use tmp_path instead of tempfile in tests.",
+     "Use tempfile for temporary directories in tests."),
+    ("We no longer vendor dependencies.", "Always vendor dependencies."),
+    ("It's fine to use print in scripts again.", "Never use print in scripts."),
+    ("Use pnpm from now on.", "We use yarn for everything."),
+    ("Actually, let's use yarn instead.", "Always use npm."),
+    ("We're moving from unittest to pytest.", "Write unit tests with unittest."),
+    ("No more black; use ruff format.", "Format code with black."),
+    ("Switch the linter to ruff.", "Use flake8 for linting."),
+    ("Don't squash merge anymore.", "Always squash merge PRs."),
+    ("Commits no longer need a ticket number.", "Every commit needs a ticket number."),
+    ("Prefix branches with feature/ from now on.", "Prefix branches with feat/."),
+    ("Line length is 120 going forward.", "Keep line length at 100."),
+    ("Use pyright instead of mypy.", "Run mypy before pushing."),
+    ("Let's drop poetry and use uv.", "Use poetry for dependencies."),
+    ("We switched to Postgres.", "Use SQLite for storage."),
+    ("You can commit directly to main again.", "Never commit directly to main."),
+]
+
+# (newer rule, older rule) on one subject that can both hold: no replacement.
+COMPATIBLE: list[tuple[str, str]] = [
+    ("Use pytest-xdist for parallel runs.", "Use pytest."),
+    ("Prefix bug branches with fix/.", "Prefix feature branches with feat/."),
+    ("Use ruff format too.", "Use ruff for lint."),
+    ("Use vitest for the frontend.", "Use pytest for tests."),
+    ("Use pnpm.", "Never use npm."),
+    ("Use pnpm instead of npm.", "Never use npm."),
+    ("Prefer named exports.", "No default exports."),
+    ("Don't write docstrings for private helpers.", "Always write docstrings."),
+    ("Use playwright for e2e tests.", "Use jest for unit tests."),
+    ("Run mypy in strict mode.", "Use mypy for type checking."),
+    ("Add a changelog entry for every user-facing change.", "Every PR needs a changelog entry."),
+    ("Use yarn for the docs site.", "Use npm."),
+    ("Pin numpy below 2.", "Pin pydantic below 2."),
+    ("Use 4 spaces for indentation in Python.", "Use 2 spaces for indentation in YAML files."),
+    ("Use httpx for async code.", "Use requests for sync scripts."),
+    ("Write tests for new endpoints.", "Use pytest for tests."),
+    ("Use structlog for logging.", "No print statements in library code."),
+    ("Use ruff for linting.", "Use ruff to sort imports."),
+    ("Keep functions under 40 lines.", "Keep functions small."),
+    ("Use uv run for scripts.", "Use uv for dependency management."),
+    ("Use vitest for new packages.", "Use jest."),
+    ("Never commit directly to main.", "Always open a PR for changes."),
+    ("Use snake_case for variables.", "Use PascalCase for class names."),
+    ("Also run mypy before pushing.", "Run ruff before pushing."),
+    ("Don't use type hints in tests.", "Use type hints everywhere."),
+    ("Always use pnpm, never npm.", "Use pnpm for installs."),
+    ("Use black for formatting.", "Use ruff for linting."),
+    ("Use pytest fixtures instead of setUp.", "Use pytest for tests."),
+    ("Commit messages should be in the imperative mood.",
+     "Commit messages should follow Conventional Commits."),
+    ("Use Redis for the rate limiter.", "Use Postgres for the job queue."),
+    ("Line length is 100.", "Use 4 spaces for indentation."),
+    ("Prefix feature branches with feat/.", "Branch names should be lowercase."),
+    ("Use jest for the frontend.", "Use pytest for the backend."),
+    ("Use axios in the browser code.", "Use httpx for Python services."),
+    ("Always rebase before merging.", "Squash merge PRs."),
+    ("Don't mock the database in integration tests.", "Mock external HTTP calls in unit tests."),
+    ("Use f-strings for string formatting.", "Use %-formatting in logging calls."),
+    ("Never log secrets.", "Use structlog for logging."),
+    ("Use pnpm workspaces for the monorepo.", "Use pnpm."),
+    ("Use pnpm.", "Use pnpm."),
+    ("Use ruff for formatting too.", "Use ruff for linting."),
+    ("Use pytest-cov for coverage.", "Use pytest for tests."),
+    ("Prefix hotfix branches with hotfix/.", "Prefix feature branches with feat/."),
+    ("Use npm in CI scripts.", "Use pnpm locally."),
+    ("Run mypy in CI too.", "Run mypy before pushing."),
+    ("Don't log request bodies.", "Log at info level by default."),
+    ("Use jest for the React app.", "Use vitest for the CLI package."),
+    ("Use uv for installs.", "Use pip-tools to compile lock files."),
+    ("Use double quotes in JSON.", "Use single quotes in Python."),
+    ("Use tabs in Makefiles.", "Use 4 spaces for indentation."),
+    ("Pin pydantic below 2.", "Pin fastapi below 0.100."),
+    ("Always run ruff before pushing.", "Always run mypy before pushing."),
+    ("Squash merge feature branches.", "Rebase release branches onto main."),
+]
+
+
+def only_rule(message: str) -> Rule:
+    rules = find_rules(message)
+    assert len(rules) == 1, (message, rules)
+    return rules[0]
+
+
+@pytest.mark.parametrize(("message", "words", "kind"), RULES, ids=[r[0][:40] for r in RULES])
+def test_a_standing_rule_is_found_in_the_users_words(message: str, words: list[str],
+                                                     kind: str) -> None:
+    rules = find_rules(message)
+    assert rules, message
+    rule = rules[0]
+    for word in words:
+        assert word.lower() in rule.text.lower(), (word, rule.text)
+    assert rule.kind == kind
+    first = rule.text.split()[0].strip(",")
+    tool_names = set().union(*TOOL_FAMILIES.values())
+    assert first[0].isupper() or not first.isalpha() or first in tool_names  # pnpm stays pnpm
+    assert rule.text.endswith(".")
+    assert 0.5 <= rule.confidence <= 0.85
+
+
+@pytest.mark.parametrize("message", NON_RULES, ids=[m[:40] for m in NON_RULES])
+def test_chatter_questions_reports_and_one_off_requests_are_not_rules(message: str) -> None:
+    assert find_rules(message) == []
+
+
+def test_enough_development_examples() -> None:
+    assert len(RULES) >= 70 and len(NON_RULES) >= 50
+    assert len(SUPERSEDES) + len(COMPATIBLE) >= 40
+
+
+def test_hedges_and_lead_ins_are_stripped_and_we_becomes_an_imperative() -> None:
+    assert only_rule("I'd like you to always run ruff before pushing").text == (
+        "Always run ruff before pushing.")
+    assert only_rule("Going forward, could you make sure to use pnpm?").text == "Use pnpm."
+    assert only_rule("btw we use tabs in this repo").text == "Use tabs in this repo."
+    assert only_rule("Our convention is to put fixtures in conftest.py.").text == (
+        "Put fixtures in conftest.py.")
+    assert only_rule("we prefer named exports").text == "Prefer named exports."
+    assert only_rule("Never:\n- commit to main").text == "Never commit to main."
+
+
+def test_several_rules_in_one_long_message_without_the_chatter_around_them() -> None:
+    message = (
+        "Hey! Thanks for the help earlier, the refactor looks great. A few things going "
+        "forward:\n1. always use pnpm, never npm\n2. branch names should start with feat/ "
+        "or fix/\n3. no more default exports\nAnyway, can you look at the failing test in "
+        "api_test.ts? I think it's the mock. Thanks, always happy to pair on this!"
+    )
+    texts = [r.text for r in find_rules(message)]
+    assert texts == ["Always use pnpm, never npm.",
+                     "Branch names should start with feat/ or fix/.",
+                     "No more default exports."]
+    joined = " ".join(texts).lower()
+    for chatter in ("thanks", "refactor", "failing test", "happy", "mock"):
+        assert chatter not in joined
+
+
+def test_two_rules_in_one_sentence_are_both_kept() -> None:
+    texts = [r.text for r in find_rules("Use pnpm and always run the tests before pushing.")]
+    assert texts == ["Use pnpm.", "Always run the tests before pushing."]
+
+
+def test_a_rule_after_600_characters_is_found() -> None:
+    chatter = "Here is some background on how the service talks to the billing API. " * 10
+    assert len(chatter) > 600
+    rules = find_rules(chatter + "Oh and one more thing: we use httpx, not requests.")
+    assert [r.text for r in rules] == ["Use httpx, not requests."]
+
+
+def test_bullets_under_a_conventions_header_are_rules_and_the_footer_is_not() -> None:
+    message = ("A few conventions for this repo:\n- snake_case for modules\n- tabs, not spaces\n"
+               "- tests live in tests/\nAlso the CI is flaky today, ignore it.")
+    rules = find_rules(message)
+    assert [r.text for r in rules] == ["snake_case for modules.", "Tabs, not spaces.",
+                                      "Tests live in tests/."]
+    assert all(r.said.startswith("A few conventions for this repo:") for r in rules)
+
+
+def test_code_blocks_paths_and_emoji_do_not_break_sentences() -> None:
+    message = ("I'm getting this error:\n```\nTraceback (most recent call last):\n  always use "
+               "pnpm\nImportError: cannot import name 'foo'\n```\nSee docs/setup.md e.g. the "
+               "first part. Great 🎉 never use `from x import *` in this codebase")
+    assert [r.text for r in find_rules(message)] == [
+        "Never use `from x import *` in this codebase."]
+
+
+def test_lower_case_chat_without_punctuation() -> None:
+    rules = find_rules("lol ok that worked 🎉 btw from now on always run ruff before you commit"
+                       " thx")
+    assert [r.text for r in rules] == ["Always run ruff before you commit."]
+    assert rules[0].change
+
+
+def test_change_and_what_is_replaced() -> None:
+    rule = only_rule("use pnpm instead of npm")
+    assert rule.change and rule.replaces == "npm"
+    rule = only_rule("we no longer squash merge")
+    assert rule.change and rule.replaces is not None and "squash" in rule.replaces
+    rule = only_rule("Always use pnpm.")
+    assert not rule.change and rule.replaces is None
+
+
+def test_subject_is_the_tool_family_or_the_head_phrase() -> None:
+    assert only_rule("Always use pnpm.").subject == "package manager"
+    assert only_rule("we use poetry for dependencies").subject == "python env"
+    assert only_rule("let's move to vitest").subject == "test runner"
+    assert only_rule("Use biome, not eslint.").subject == "linter"
+    assert only_rule("Use httpx for HTTP calls.").subject == "http client"
+    assert only_rule("Prefix feature branches with feat/.").subject == "branch names"
+    assert only_rule("Commit messages should be in the imperative mood.").subject == (
+        "commit messages")
+    assert only_rule("Keep lines under 100 characters.").subject == "line length"
+    assert "pnpm" in TOOL_FAMILIES["package manager"]
+    assert {"pytest", "vitest", "go test", "nextest"} <= TOOL_FAMILIES["test runner"]
+
+
+def test_terms_keep_identifiers_and_flags() -> None:
+    rule = only_rule("Run tests with `uv run pytest -q`, not bare pytest.")
+    assert {"uv", "pytest", "-q", "tests"} <= rule.terms
+
+
+def test_said_is_the_collapsed_sentence_capped_at_300_characters() -> None:
+    long_rule = ("Hey,   so   as   a   rule, always keep functions small, " + "short, " * 40
+                 + "and readable.")
+    assert len(long_rule) > 300
+    rule = only_rule(long_rule)
+    assert len(rule.said) <= 300 and "  " not in rule.said
+    assert rule.text.startswith("Always keep functions small")
+
+
+def test_input_beyond_20000_characters_is_not_read() -> None:
+    filler = "The quick brown fox jumps over the lazy dog. " * 500
+    assert len(filler) > 20_000
+    assert find_rules(filler + "Always use pnpm.") == []
+    assert [r.text for r in find_rules(filler[:9_000] + " Always use pnpm.")] == [
+        "Always use pnpm."]
+
+
+def test_assistant_only_committed_decisions_at_lower_confidence() -> None:
+    said = ("I looked at the code. I'll use httpx rather than requests for the new client. This "
+            "function uses a dict to cache results. I'll run the tests now. You should always "
+            "use pnpm in this repo. Always happy to help!")
+    rules = find_rules(said, speaker="assistant")
+    assert [r.text for r in rules] == ["Use httpx rather than requests for the new client."]
+    assert rules[0].kind == "decision" and rules[0].confidence <= 0.6
+    assert [r.text for r in find_rules("So: no Redis; an in-process LRU cache instead.",
+                                       speaker="assistant")] == [
+        "No Redis; an in-process LRU cache instead."]
+    assert find_rules("I'll use a dict here rather than a list.", speaker="assistant") == []
+
+
+@pytest.mark.parametrize(("new", "old"), SUPERSEDES, ids=[p[0][:40] for p in SUPERSEDES])
+def test_a_newer_rule_replaces_an_older_one(new: str, old: str) -> None:
+    newer, older = find_rules(new)[0], find_rules(old)[0]
+    assert same_subject(newer, older)
+    assert supersedes(newer, older)
+
+
+@pytest.mark.parametrize(("new", "old"), COMPATIBLE, ids=[p[0][:40] for p in COMPATIBLE])
+def test_compatible_rules_do_not_replace_each_other(new: str, old: str) -> None:
+    assert not supersedes(find_rules(new)[0], find_rules(old)[0])
+
+
+def test_same_subject_meets_on_a_tool_family_or_shared_terms_not_on_similarity_alone() -> None:
+    pnpm, npm = only_rule("Always use pnpm."), only_rule("Use npm for installs.")
+    branches = only_rule("Prefix feature branches with feat/.")
+    lint = only_rule("Use ruff for lint.")
+    fmt = only_rule("Use ruff format too.")
+    assert same_subject(pnpm, npm) and same_subject(lint, fmt)
+    assert not same_subject(pnpm, branches)
+    assert not same_subject(pnpm, branches, similarity=0.99)  # no shared term
+    docs = only_rule("Write docstrings for public functions.")
+    comments = only_rule("Explain the why in comments on public functions always.")
+    assert not same_subject(docs, comments)
+    assert same_subject(docs, comments, similarity=0.95)
+    assert not same_subject(docs, comments, similarity=0.5)
