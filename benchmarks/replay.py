@@ -91,7 +91,8 @@ def from_json(data: dict[str, Any]) -> scoring.SystemRun:
         sessions.append(scoring.SessionView(index=s["index"], day=s["day"], noise=s["noise"],
                                             epochs=epochs))
     return scoring.SystemRun(
-        sessions=sessions, stored=data["stored"], judged=data["judged"],
+        sessions=sessions, stored=data["stored"], stored_kinds=data.get("stored_kinds", {}),
+        judged=data["judged"],
         latencies=data["latencies"], hook_failures=data["hook_failures"],
         hook_timeouts=data["hook_timeouts"], hook_errors=data["hook_errors"])
 
@@ -196,6 +197,10 @@ def main(argv: list[str] | None = None) -> int:
         for kind in k.get("delivery_by_kind", {})) + "  (kenning / bm25)")
     print("capture recall by lesson kind (kenning): " + ", ".join(
         f"{kind} {fmt(v)}" for kind, v in k.get("capture_recall_by_kind", {}).items()))
+    print("capture precision by memory type (kenning): " + ", ".join(
+        f"{kind} {fmt(v)}" for kind, v in k.get("capture_precision_by_type", {}).items())
+        + f"; kept user turns {k.get('episodic_stored', 0)}, recall counting them "
+          f"{fmt(k.get('capture_recall_with_episodic'))}")
     print("changes handled (successor seen, old not shown as current): " + ", ".join(
         f"{n} {fmt(result['systems'][n].get('changes_current'))}" for n in SYSTEMS))
     print(f"hook errors {k.get('hook_errors', 0)}, timeouts {k.get('hook_timeouts', 0)}; "

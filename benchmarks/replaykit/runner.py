@@ -213,7 +213,7 @@ class StoryReplay:
         self.client_dir = self.home / ".claude" / "projects" / self.key
         self.memory_md = self.client_dir / "memory" / "MEMORY.md"
 
-    def replay(self, snapshot: Callable[[StoryReplay, int], dict[str, tuple[str, float]]]
+    def replay(self, snapshot: Callable[[StoryReplay, int], dict[str, tuple[str, float, str]]]
                ) -> SystemRun:
         """Replay every session; ``snapshot(self, at_ms)`` reads the store: memory id ->
         (text, confidence as of ``at_ms``)."""
@@ -287,11 +287,14 @@ class StoryReplay:
         after = self.snapshot(self, ends_at)
         stored, judged = self.run.stored, self.run.judged
         assert stored is not None and judged is not None
-        for mid, (text, _conf) in after.items():
+        for mid, (text, _conf, kind) in after.items():
             stored[mid] = text
+            self.run.stored_kinds[mid] = kind
         for lid, direction in session.judge.items():
             lesson = self.story.by_id[lid]
-            carriers = [mid for mid, (text, _) in before.items() if lesson.found_in(text)]
+            # kept user turns are raw records, not learned memories: they are not judged
+            carriers = [mid for mid, (text, _, kind) in before.items()
+                        if kind != "episodic" and lesson.found_in(text)]
             judged.append({
                 "story": self.story.id, "session": index, "lesson": lid,
                 "direction": direction, "memories": len(carriers),
@@ -377,14 +380,16 @@ def hook_context(event: str, stdout: str) -> str:
     return ""
 
 
-def kenning_snapshot(replay: StoryReplay, at_ms: int) -> dict[str, tuple[str, float]]:
+def kenning_snapshot(replay: StoryReplay, at_ms: int) -> dict[str, tuple[str, float, str]]:
     """Every memory of the story's project: id -> (summary and content, confidence as of
-    ``at_ms``), read through Kenning's public API without an embedder."""
+    ``at_ms``, its type or "episodic" for a kept user turn), read through Kenning's public API
+    without an embedder."""
     from kenning import Kenning
 
     if not os.path.exists(replay.store_path):
         return {}
     with Kenning(replay.store_path, project=replay.kenning_project, embedder=None,
                  clock=lambda: at_ms) as k:
-        return {m.id: (f"{m.summary}\n{m.content}", m.confidence)
+        return {m.id: (f"{m.summary}\n{m.content}", m.confidence,
+                       "episodic" if "episodic" in m.tags else m.type.value)
                 for m in k.list(limit=None)}

@@ -119,6 +119,7 @@ class SystemRun:
 
     sessions: list[SessionView] = field(default_factory=list)
     stored: dict[str, str] | None = field(default_factory=dict)
+    stored_kinds: dict[str, str] = field(default_factory=dict)
     judged: list[dict[str, Any]] | None = field(default_factory=list)
     latencies: dict[str, list[float]] = field(default_factory=dict)
     hook_failures: int = 0
@@ -138,17 +139,30 @@ def carried(story: Story, texts: Iterable[str]) -> set[str]:
     return {le.id for le in story.lessons if any(le.found_in(t) for t in pool)}
 
 
-def capture(story: Story, stored: dict[str, str]) -> dict[str, Any]:
-    useful = sum(1 for text in stored.values()
-                 if any(le.found_in(text) for le in story.lessons))
-    got = carried(story, stored.values())
+def capture(story: Story, stored: dict[str, str], kinds: dict[str, str] | None = None
+            ) -> dict[str, Any]:
+    """What was stored, judged as lessons. Kept user turns (kind "episodic") are raw records,
+    not captured lessons: they count in ``episodic`` and in neither precision nor recall."""
+    kinds = kinds or {}
+    distilled = {mid: text for mid, text in stored.items() if kinds.get(mid) != "episodic"}
+    useful_ids = {mid for mid, text in distilled.items()
+                  if any(le.found_in(text) for le in story.lessons)}
+    useful = len(useful_ids)
+    by_type: dict[str, list[int]] = {}
+    for mid in distilled:
+        counts = by_type.setdefault(kinds.get(mid, "item"), [0, 0])
+        counts[0] += mid in useful_ids
+        counts[1] += 1
+    got = carried(story, distilled.values())
+    episodic_got = carried(story, (t for m, t in stored.items() if kinds.get(m) == "episodic"))
     by_kind: dict[str, list[int]] = {}
     for le in story.lessons:
         counts = by_kind.setdefault(le.kind, [0, 0])
         counts[0] += le.id in got
         counts[1] += 1
-    return {"stored": len(stored), "useful": useful, "lessons": len(story.lessons),
-            "captured": len(got), "captured_by_kind": by_kind,
+    return {"stored": len(distilled), "useful": useful, "lessons": len(story.lessons),
+            "captured": len(got), "captured_by_kind": by_kind, "precision_by_type": by_type,
+            "episodic": len(stored) - len(distilled), "captured_any": len(got | episodic_got),
             "missed": sorted(le.id for le in story.lessons if le.id not in got)}
 
 
@@ -256,7 +270,7 @@ def score_story(story: Story, run: SystemRun) -> dict[str, Any]:
     out["duplicate_share"] = _ratio(dup_again, dup_total)
     out["tokens_per_prompt"] = _ratio(out["prompt_chars"] / 4, len(prompts))
     if run.stored is not None:
-        cap = capture(story, run.stored)
+        cap = capture(story, run.stored, run.stored_kinds)
         out.update(cap)
         out["capture_precision"] = _ratio(cap["useful"], cap["stored"])
         out["capture_recall"] = _ratio(cap["captured"], cap["lessons"])
@@ -297,6 +311,16 @@ def overall(per_story: list[dict[str, Any]], runs: list[SystemRun],
                 counts[0] += got
                 counts[1] += of
         out["capture_recall_by_kind"] = {k: _ratio(g, n) for k, (g, n) in sorted(pooled.items())}
+        typed: dict[str, list[int]] = {}
+        for s in per_story:
+            for kind, (got, of) in s.get("precision_by_type", {}).items():
+                counts = typed.setdefault(kind, [0, 0])
+                counts[0] += got
+                counts[1] += of
+        out["capture_precision_by_type"] = {k: _ratio(g, n) for k, (g, n) in sorted(typed.items())}
+        out["episodic_stored"] = int(total("episodic"))
+        out["capture_recall_with_episodic"] = _ratio(
+            total("captured_any"), total("lessons"))
     has_learning = any("learning" in s for s in per_story)
     out["learning"] = (_ratio(total("learning_right"), total("learning_events"))
                        if has_learning else None)

@@ -461,8 +461,8 @@ class _Clause:
 
 
 _LEAD_SOFT = re.compile(
-    r"^(?:btw|by the way|fyi|heads[- ]up|oh and|and also|also|and|plus|p\.?s\.?|anyway|anyways|um+|uh+|hm+|"
-    r"ok(?:ay)? so|alright so|so|oh|then|hey|hi|hello)\b[\s,:;.!—–-]*")
+    r"^(?:btw|by the way|fyi|heads[- ]up|oh and|and also|also|and|plus|p\.?s\.?|anyway|anyways|"
+    r"um+|uh+|hm+|ok(?:ay)? so|alright so|so|oh|then|hey|hi|hello)\b[\s,:;.!—–-]*")
 _LEAD_HARD = re.compile(
     r"^(?:ok(?:ay)?|alright|all right|right|well|yeah|yes|yep|sure|great|cool|nice|perfect|"
     r"thanks|thank you|hey|hi|hello|one more thing|one (?:last |other |more )?thing"
