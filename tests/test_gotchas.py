@@ -73,8 +73,8 @@ def test_assistant_text_is_kept_in_order_and_preferences_skip_it() -> None:
     assert kinds[3] is AssistantText and tr.assistant_texts[0].text == EXPLAINED
     assert [a.text for a in tr.assistant_texts][-1] == "All tests pass now."
     prefs = preferences(tr)
-    assert [p.text for p in prefs] == [
-        'User preference: use poetry (correction: "no, use poetry")']
+    # the assistant's explanations are not its commitments: only the user's rule is a candidate
+    assert [p.text for p in prefs] == ['Use poetry.\n(as the user put it: "no, use poetry")']
 
 
 def test_pytest_banner_gives_the_failed_test_the_cause_and_the_fix() -> None:

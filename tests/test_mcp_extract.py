@@ -43,7 +43,7 @@ def test_recorded_transcript_gives_gotcha_with_fix_and_preference_not_chatter(
     assert gotcha["text"].endswith("then it passed.")
     assert gotcha["type"] == "gotcha" and gotcha["provenance"]["lines"][0] == 4
     (pref,) = by["preference"]
-    assert pref["text"].startswith("User preference: use pnpm, not npm")
+    assert pref["text"].startswith("Use pnpm, not npm.")
     assert pref["type"] == "preference" and pref["confidence"] >= 0.8
     # The npm run the user corrected away from is not proposed as the project's test command.
     assert [p["text"] for p in by["pattern"]] == [
@@ -76,7 +76,8 @@ def test_a_paraphrase_already_stored_is_marked_duplicate(tmp_path: Path, k: Kenn
     known = k.remember("The user prefers pnpm over npm for this project", type="preference")
     result = k.extract(recorded_session(tmp_path / "s.jsonl"))
     pref = kinds(result)["preference"][0]
-    assert pref["duplicate_of"] == known.id and pref["similarity"] >= 0.85
+    # the same rule on the same subject, in other words: a restatement, not a new memory
+    assert pref["duplicate_of"] == known.id and pref["similarity"] >= 0.75
     assert result["new"] == 2
 
 
@@ -94,7 +95,8 @@ def test_failed_command_fixed_by_a_different_command(tmp_path: Path, k: Kenning)
     assert "Fix: ran `npm install --save-dev typescript`; then it passed." in \
         by["gotcha"][0]["text"]
     assert by["preference"][0]["text"] == (
-        "User preference: Please always run the linter before committing.")
+        "Always run the linter before committing.\n"
+        '(as the user put it: "Please always run the linter before committing.")')
     assert by["pattern"][0]["text"] == "Project build command: `npm run build` (worked in a " \
                                        "session)"
 
@@ -188,7 +190,7 @@ def test_cli_dry_run_then_apply_then_insights(tmp_path: Path, repo: Path,
     assert "failed   `npm test` failed: ● getUser › returns the profile: TypeError" in \
         shown.stdout
     assert "can you run the tests and fix whatever is broken?" in shown.stdout  # no "hey!"
-    assert "next     User preference: use pnpm" in shown.stdout
+    assert "next     Use pnpm, not npm." in shown.stdout
     missing = run("extract", "--transcript", str(tmp_path / "nope.jsonl"))
     assert missing.returncode == 1 and missing.stderr.startswith("error: transcript")
 
@@ -265,12 +267,12 @@ def test_llm_refines_candidates_only_when_opted_in(
 
 
 @pytest.mark.parametrize(("said", "expected"), [
-    ("no, use pnpm", "User preference: use pnpm, not npm"),
-    ("Don't use var, use const", "User preference: do not use var; use const"),
-    ("do not use yarn here", "User preference: do not use yarn"),
-    ("Actually, prefer httpx over requests", "User preference: prefer httpx"),
+    ("no, use pnpm", "Use pnpm, not npm."),
+    ("Don't use var, use const", "Don't use var, use const."),
+    ("do not use yarn here", None),  # "here": this once, not a standing rule
+    ("Actually, prefer httpx over requests", "Prefer httpx over requests."),
     ("Please always run the linter before committing.",
-     "User preference: Please always run the linter before committing."),
+     "Always run the linter before committing."),
     ("no worries, use whatever you like", None),
     ("thanks, looks great!", None),
     ("can you run the tests?", None),

@@ -609,7 +609,8 @@ class Kenning:
         """Zero-LLM capture from transcripts and git history."""
         return ExtractionService(store=self.store, project=self.project,
                                  embedder=self.embedder, ensure_index=self._ensure_index,
-                                 remember_many=self.remember_many, update=self.update)
+                                 remember_many=self.remember_many, update=self.update,
+                                 supersede=self.supersede)
 
     def record_finding(
         self,

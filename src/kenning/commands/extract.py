@@ -31,8 +31,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Propose memories from what happened: failed-then-fixed commands (a gotcha with its
         error, cause and fix; one already stored counts the session as evidence),
-        build/test commands that worked, user corrections, files edited together, decisions
-        stated in commits. Near-duplicates of stored memories are marked, not proposed."""
+        build/test commands that worked, conventions and decisions stated in the conversation
+        (a changed one supersedes the stored one), decisions stated in commits.
+        Near-duplicates of stored memories are marked, not proposed."""
         with open_kenning(db) as k:
             result = k.extract(transcript, repo, since, apply, llm=llm or None,
                                llm_budget=budget)

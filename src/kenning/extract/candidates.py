@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from kenning.extract.conventions import TOOL_FAMILIES, find_rules
 from kenning.extract.failures import clip, explanation, read_failure
 from kenning.extract.gitlog import Commit
 from kenning.extract.transcript import ToolCall, Transcript, UserText
@@ -36,22 +37,8 @@ _FAMILY_NAMES = ("npm", "pip", "python", "jest", "pytest", "eslint", "black", "m
 # Tools whose ``run`` sub-command runs another command: ``uv run pytest`` is pytest.
 _RUN_WRAPPERS = {"uv", "poetry", "pipenv", "pdm", "hatch", "rye"}
 _EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
-_BUILD_WORDS = {
-    "test": "test", "tests": "test", "pytest": "test", "jest": "test", "vitest": "test",
-    "mocha": "test", "tox": "test", "nox": "test", "build": "build", "compile": "build",
-    "tsc": "typecheck", "typecheck": "typecheck", "mypy": "typecheck", "pyright": "typecheck",
-    "lint": "lint", "ruff": "lint", "eslint": "lint", "clippy": "lint", "check": "check",
-    "vet": "lint", "make": "build", "format": "format", "fmt": "format",
-}
 _READ_ONLY = {"ls", "cat", "head", "tail", "grep", "rg", "find", "pwd", "echo", "which", "wc",
               "git", "sed", "awk", "less", "tree", "stat", "file", "diff"}
-_CORRECTION = re.compile(r"^\s*(no|nope|nah|don'?t|do not|stop|wrong|not that|actually|"
-                         r"instead|please don'?t)\b[\s,.!:;—-]*(.*)$", re.I | re.S)
-_DIRECTIVE = re.compile(r"\b(use|prefer|switch to|stick (?:with|to)|run|call)\s+`?([\w.@/:+-]+)`?",
-                        re.I)
-_STANDING = re.compile(r"^\s*(?:please\s+)?(always|never)\s+(\w+.*)$|"
-                       r"\b(?:we|i) (?:always |only )?(?:use|prefer)\s+`?([\w.@/:+-]+)`?|"
-                       r"\binstead of\b|\brather than\b", re.I)
 _DECISION = re.compile(
     r"\b(switch(?:ed|es)? (?:to|from)|migrat(?:e|ed|es) (?:to|from)|replac(?:e|ed|es) \S+.* with|"
     r"use[sd]? .+ instead of|in favou?r of|adopt(?:ed|s)?|decid(?:e|ed)|chose|choose|"
@@ -167,16 +154,6 @@ def same_check(a: str, b: str) -> bool:
     pytest``: one suite), as ``kenning.outcomes`` names checks."""
     check = check_of(a)
     return check is not None and check == check_of(b)
-
-
-def build_kind(key: tuple[str, str]) -> str | None:
-    """test / build / lint / typecheck / format when the command is one of those, else None."""
-    tool, sub = key
-    if tool in _PKG or tool in ("cargo", "go", "dotnet", "mvn", "gradle", "./gradlew", "deno"):
-        return _BUILD_WORDS.get(sub)
-    if tool in ("python", "python3", "py"):
-        return _BUILD_WORDS.get(sub)
-    return _BUILD_WORDS.get(tool)
 
 
 def runner_of(command: str) -> str:
@@ -328,7 +305,11 @@ def _gotcha(t: Transcript, failed: ToolCall, passed: ToolCall,
 
 
 def preferences(t: Transcript) -> list[Candidate]:
-    """User corrections and standing instructions ("no, use pnpm", "always ...")."""
+    """The conventions and decisions the user stated (every sentence of every message, several
+    per message), and the decisions the assistant committed to, each as one candidate whose
+    text is the rule itself. Chatter, questions, reports and one-off requests yield nothing.
+    A correction right after a command ("no, use pnpm" after ``npm install``) also names the
+    tool it rules out."""
     out: list[Candidate] = []
     last_tool: str | None = None
     for e in t.events:
@@ -336,72 +317,79 @@ def preferences(t: Transcript) -> list[Candidate]:
             if e.name == "Bash" and e.command:
                 last_tool = command_key(e.command)[0]
             continue
-        if not isinstance(e, UserText):
-            continue
-        cand = _preference(e.text, last_tool)
-        if cand is not None:
-            text, conf, tool, avoid = cand
-            out.append(Candidate("preference", text, "preference", "preferences", conf,
-                                 "pattern", _src(t, [e.line]),
-                                 extra={"said": _clip(e.text, 200), "tool": tool,
-                                        "avoid": avoid}))
+        speaker = "user" if isinstance(e, UserText) else "assistant"
+        for rule in find_rules(e.text, speaker=speaker):  # type: ignore[arg-type]
+            if speaker == "user" and last_tool and not rule.replaces:
+                rule = _instead_of(rule, last_tool)
+            out.append(rule_candidate(rule, _src(t, [e.line]), speaker))
     return out
 
 
-_NEGATIONS = {"don't", "dont", "do not", "never", "stop", "please don't", "please dont"}
-_VAGUE = {"whatever", "it", "this", "that", "the", "a", "an", "any", "your", "my", "them",
-          "one", "something", "anything"}
+def _instead_of(rule: Any, last_tool: str) -> Any:
+    """``rule`` saying it replaces ``last_tool`` when it prescribes a sibling of that tool and
+    does not mention it ("no, use pnpm" right after ``npm test``)."""
+    words = set(re.findall(r"[\w+-]+(?:\.[\w+-]+)*", rule.text.lower()))
+    if last_tool in words:
+        return rule
+    siblings = family(last_tool) - {last_tool}
+    named = sorted(words & siblings)
+    if not named:
+        return rule
+    from dataclasses import replace
+
+    return replace(rule, text=f"{rule.text.rstrip('.')}, not {last_tool}.", replaces=last_tool)
 
 
-def _preference(text: str, last_tool: str | None
-                ) -> tuple[str, float, str | None, str | None] | None:
-    """(text, confidence, tool preferred, tool to avoid) for a correction or standing
-    instruction in ``text``; None for anything else."""
-    head = text.strip()[:400]
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", head):
-        m = _CORRECTION.match(sentence)
-        if m:
-            negated = " ".join(m.group(1).lower().split()) in _NEGATIONS
-            found = [d for d in _DIRECTIVE.finditer(m.group(2) or "")
-                     if d.group(2).strip("`.,").lower() not in _VAGUE
-                     and (d.group(1).lower() not in ("run", "call") or d.start() == 0)]
-            avoid = found.pop(0) if negated and found and found[0].start() == 0 else None
-            prefer = found[0] if found else None
-            if prefer is None and avoid is None:
-                continue
-            parts = []
-            if avoid is not None:
-                parts.append(f"do not {avoid.group(1).lower()} {avoid.group(2).strip('`.,')}")
-            tool = prefer.group(2).strip("`.,") if prefer is not None else None
-            if prefer is not None and tool is not None:
-                instead = ""
-                if last_tool and last_tool != tool and tool in family(last_tool):
-                    instead = f", not {last_tool}"
-                parts.append(f"{prefer.group(1).lower()} {tool}{instead}")
-            said = _clip(sentence, 120)
-            return (_clip(f"User preference: {'; '.join(parts)} (correction: \"{said}\")"),
-                    0.8, tool, avoid.group(2).strip("`.,") if avoid is not None else None)
-        s = _STANDING.search(sentence)
-        if s and (s.group(1) or s.group(3) or _DIRECTIVE.search(sentence)):
-            return _clip(f"User preference: {sentence.strip()}"), 0.7, None, None
-    return None
+def rule_candidate(rule: Any, provenance: dict[str, Any], speaker: str) -> Candidate:
+    """A candidate for one detected rule: a convention is a ``preference`` memory, a decision a
+    ``decision`` one; a user's own words start surer than an assistant's."""
+    convention = rule.kind == "convention"
+    confidence = 0.8 if speaker == "user" else min(0.6, rule.confidence)
+    tools = [w for w in re.findall(r"[\w+-]+(?:\.[\w+-]+)*", rule.text.lower())
+             if w in _KNOWN_TOOLS]
+    text = rule.text
+    said = " ".join(rule.said.split())
+    if speaker == "user" and said and said.lower().rstrip(".") != text.lower().rstrip("."):
+        text = f"{text}\n(as the user put it: \"{_clip(said, 300)}\")"
+    return Candidate(
+        "preference" if convention else "decision", text,
+        "preference" if convention else "decision",
+        "preferences" if convention else "architecture", confidence,
+        "pattern" if convention else "decision_made", provenance,
+        extra={"rule": {"kind": rule.kind, "text": rule.text, "subject": rule.subject,
+                        "terms": sorted(rule.terms), "change": rule.change,
+                        "replaces": rule.replaces, "speaker": speaker},
+               "said": _clip(said, 300), "tool": tools[0] if tools else None,
+               "avoid": rule.replaces})
+
+
+def _known_tools() -> frozenset[str]:
+    return frozenset(t for members in TOOL_FAMILIES.values() for t in members if " " not in t)
+
+
+_KNOWN_TOOLS = _known_tools()
 
 
 def patterns(t: Transcript, prefs: list[Candidate]) -> list[Candidate]:
-    """Build / test / lint commands that worked, minus ones the user corrected away from."""
+    """The project's check commands (test, build, lint, typecheck, format) that worked, one per
+    suite in its latest spelling, minus tools the user corrected away from. A run narrowed to
+    one test or file (``-k``, ``-run``, ``::``, a path) is not the project's command."""
     preferred = {p.extra["tool"] for p in prefs if p.extra.get("tool")}
     ruled_out = {tool for pref in preferred for tool in family(pref) if tool != pref}
     ruled_out |= {p.extra["avoid"] for p in prefs if p.extra.get("avoid")}
-    seen: dict[tuple[str, str], list[ToolCall]] = {}
+    seen: dict[str, tuple[str, list[ToolCall]]] = {}
     for c in t.calls:
-        if c.name == "Bash" and c.ok and c.command:
-            key = command_key(c.command)
-            if build_kind(key) and key[0] not in ruled_out:
-                seen.setdefault(key, []).append(c)
+        if c.name != "Bash" or not c.ok or not c.command:
+            continue
+        check = check_of(c.command)
+        key = command_key(c.command)
+        if check is None or key[0] in ruled_out or _NARROWED.search(main_segment(c.command)):
+            continue
+        kind, runs = seen.get(check.suite, (check.kind, []))
+        seen[check.suite] = (kind, [*runs, c])
     out = []
-    for key, runs in seen.items():
+    for kind, runs in seen.values():
         cmd = main_segment(runs[-1].command)
-        kind = build_kind(key)
         out.append(Candidate(
             "pattern", _clip(f"Project {kind} command: `{cmd}` (worked in a session)"),
             "pattern", "project-patterns", min(0.8, 0.6 + 0.1 * (len(runs) - 1)), "pattern",
@@ -409,16 +397,10 @@ def patterns(t: Transcript, prefs: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def co_edits(t: Transcript) -> list[Candidate]:
-    files = list(dict.fromkeys(_rel(c.file_path, t.cwd) for c in t.calls if c.ok and c.file_path
-                               and c.name in ("Edit", "Write", "MultiEdit", "NotebookEdit")))
-    if not 2 <= len(files) <= 8:
-        return []
-    lines = [c.line for c in t.calls if c.file_path]
-    return [Candidate("co_edit", _clip("Files edited together in one session: "
-                                       + ", ".join(f"`{f}`" for f in files)),
-                      "insight", "project-patterns", 0.5, "codebase_discovery", _src(t, lines),
-                      extra={"files": files})]
+# Arguments that narrow a check to one test, file or package.
+_NARROWED = re.compile(r"(?:^|\s)(?:-k|-run|--run|-t|--testNamePattern|--grep|--filter|-p)\s|"
+                       r"::|\s\S+\.(?:py|go|rs|ts|tsx|js|jsx|mjs|java|kt|rb)\b|"
+                       r"\s(?:\./)?(?:tests?|src|internal|pkg|cmd|crates)/\S")
 
 
 def from_commits(commits: list[Commit], repo: str) -> list[Candidate]:
@@ -450,7 +432,7 @@ def from_commits(commits: list[Commit], repo: str) -> list[Candidate]:
 
 def from_transcript(t: Transcript) -> list[Candidate]:
     prefs = preferences(t)
-    return [*failed_then_passed(t), *prefs, *patterns(t, prefs), *co_edits(t)]
+    return [*failed_then_passed(t), *prefs, *patterns(t, prefs)]
 
 
 def stated_work(message: str) -> str | None:
@@ -486,5 +468,5 @@ def session_summary(t: Transcript, cands: list[Candidate]) -> dict[str, Any] | N
         "what_failed": by.get("gotcha", []),
         "gotchas_encountered": by.get("gotcha", []),
         "patterns_found": by.get("pattern", []),
-        "recommendations": by.get("preference", []),
+        "recommendations": by.get("preference", []) + by.get("decision", []),
     }

@@ -461,7 +461,8 @@ class _Clause:
 
 
 _LEAD_SOFT = re.compile(
-    r"^(?:btw|by the way|fyi|heads[- ]up|oh and|and also|also|and|plus|p\.?s\.?|anyway|anyways|"
+    r"^(?:btw|by the way|fyi|heads[- ]up|while you'?re (?:here|at it)|oh and|and also|also|"
+    r"and|plus|p\.?s\.?|anyway|anyways|"
     r"um+|uh+|hm+|ok(?:ay)? so|alright so|so|oh|then|hey|hi|hello)\b[\s,:;.!—–-]*")
 _LEAD_HARD = re.compile(
     r"^(?:ok(?:ay)?|alright|all right|right|well|yeah|yes|yep|sure|great|cool|nice|perfect|"
@@ -642,7 +643,7 @@ _STANDING_WORDS = re.compile(
     r"packages?|scripts?|classes?|prs?|commits?|branches|apis?|work|services?|projects?)|"
     r"our|we|us|convention|standard|by convention)\b")
 _TRIGGER = re.compile(
-    r"\b(?:before|after|when|whenever|prior to|every time|each time)\s+(?:you\s+|we\s+|i\s+|"
+    r"\b(?:before|after|when|whenever|prior to|every time|each time)\s+(?:you\s+|we\s+|"
     r"anyone\s+|someone\s+|a\s+|an\s+|any\s+|new\s+)?"
     r"(?:\w+ing|commit|push|merg|open|add|writ|creat|chang|touch|releas|deploy|tag|submit|"
     r"send|ship|introduc|bump|upgrad|install|edit|modif|renam|remov|delet|fix|refactor|"
@@ -1922,12 +1923,14 @@ _SPLIT_CLAUSES = re.compile(r";\s+|,?\s+and\s+(?:also\s+)?(?=(?:always|never|don
 _STANDING_MARK = re.compile(
     r"\b(?:from now on|from here on|going forward|moving forward|henceforth|as a rule|"
     r"the rule (?:here )?is|our (?:convention|rule|standard|policy|style)|house style|"
-    r"conventions? here|no exceptions|must|mustn'?t|needs? to|needs|has to|have to|should|"
+    r"conventions? here|no exceptions|must|mustn'?t|(?<!i )needs? to|needs|has to|"
+    r"(?<!i )have to|should|"
     r"shouldn'?t|please (?:keep|respect|follow|stick)|i'?d (?:like|prefer|rather)|"
     r"it'?d be (?:nice|great|good) if you|stick (?:to|with)|"
     r"we (?:always |only |never )?(?:use|prefer|go with|do|write|name|keep|put|run|want)|"
     r"(?:is|are) (?:not )?allowed|(?:is|are) required|required|mandatory|forbidden|banned|"
-    r"don'?t ever|do not ever|not allowed|comes? from|i (?:want|expect)|need|"
+    r"don'?t ever|do not ever|not allowed|comes? from|"
+    r"i (?:want|expect) (?:all|every|each|new|our|you to always|you to never)|(?<!i )need|"
     r"(?:is|are) (?:always|never|only)|(?:always|never|only) (?:go|live|belong)|"
     r"new (?:code|files|modules|functions|tests|components|endpoints|features|packages|"
     r"services|classes|scripts|migrations|crates|apis))\b")
@@ -1947,7 +1950,7 @@ _CHANGE_REPORT = re.compile(
 # Something named: code, a path or flag, an identifier, an acronym.
 _NAMED = re.compile(r"`[^`]+`|[\w-]*[./_%()<>:=@#][\w.-]+|\b(?:[a-z]+[A-Z]\w*|[A-Z]{2,}\w*)\b|"
                     r"\b\d+(?:\.\d+)+\b")
-_WEAK_MARK = re.compile(r"\b(?:always|never|every|each|all|only|no more)\b")
+_WEAK_MARK = re.compile(r"\b(?:always|never|every|each|all|only|no more|any new|ever)\b")
 _DIRECTIVE_START = re.compile(
     r"^(?:always|never|don'?t|do not|no more|only|please|use|prefer|avoid|keep|"
     r"put|run|write|name|add|make|wrap|return|log|send|format|lint|test|pin|tag|cut|"
@@ -1961,7 +1964,7 @@ _DIRECTIVE_SUBJECT = re.compile(
     r"[a-z]+(?<!ed)(?<!ing)\b")
 _TECH = re.compile(
     r"`[^`]+`|[\w-]*[./_%()<>:=@#][\w.-]+|\b(?:[a-z]+[A-Z]\w*|[A-Z]{2,}\w*)\b|\b\d+\b|"
-    r"\b(?:tests?|commits?|branch(?:es)?|prs?|pull requests?|reviews?|approvals?|merges?|"
+    r"(?i:\b(?:tests?|commits?|branch(?:es)?|prs?|pull requests?|reviews?|approvals?|merges?|"
     r"releases?|tags?|versions?|semver|deploy(?:ment)?s?|columns?|tables?|migrations?|"
     r"schemas?|errors?|exceptions?|logs?|logging|apis?|endpoints?|routes?|configs?|"
     r"env(?:ironment)? vars?|secrets?|timestamps?|dates?|yaml|json|toml|lint(?:er|ing)?|"
@@ -1972,9 +1975,10 @@ _TECH = re.compile(
     r"dockerfiles?|containers?|images?|probes?|limits?|diffs?|refactors?|screenshots?|"
     r"fixtures?|mocks?|snapshots?|assertions?|keywords?|headers?|parameters?|args?|"
     r"variables?|constants?|booleans?|structs?|traits?|interfaces?|generics?|async|sync|"
-    r"database|db|orm|server|client|frontend|backend|cli|shell|scripts?|makefile)\b", re.I)
+    r"database|db|orm|server|client|frontend|backend|cli|shell|scripts?|makefile)\b)")
 _ATTRIBUTED = re.compile(
-    r"\b(?:keeps? saying|kept saying|said|says|say to|asked|asks|suggested|suggests|proposed|"
+    r"\b(?:keeps? saying|kept saying|said (?:that|we|to)|says (?:that|we)|asked|asks|"
+    r"suggested|suggests|proposed|"
     r"proposes|wants us to|wanted us to|thinks|thought|argued|argues|claims?|mentioned|"
     r"(?:has|have|had) a rule|i'?ll always|fun story|til)\b|^if we\b")
 
@@ -2000,7 +2004,7 @@ def _standing_sentence(c: _Clause) -> Rule | None:
             c.change or re.search(r"\b(?:from now on|going forward|as a rule)\b", m)):
         return None  # "use a dict here instead", "... in the fetch function": one-off tasks
     if first in _TASK_VERBS and first not in _CONV_VERBS and not (
-            c.change or re.search(r"\b(?:always|never|every|whenever|each time|every time|"
+            c.change or re.search(r"\b(?:always|never|every|each|whenever|any new|ever|"
                                   r"from now on|going forward|as a rule)\b", m)):
         return None  # "update the deps and make sure it builds": a task
     changed = bool(_CHANGE_STATEMENT.search(m)) and not _CHANGE_REPORT.search(m) and bool(
@@ -2226,6 +2230,20 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
     return out
 
 
+def as_rule(text: str, kind: Literal["convention", "decision"] = "convention") -> Rule:
+    """``text`` read as a rule without detecting one: the first rule ``find_rules`` reads in
+    it, else the whole first line with its subject and terms (so a memory someone recorded in
+    their own words, "The user prefers pnpm over npm", can still be compared with rules)."""
+    found = find_rules(text)
+    if found:
+        return found[0]
+    line = " ".join(text.strip().splitlines()[0].split()) if text.strip() else ""
+    facts = _facts(line)
+    return Rule(kind, line, _clip(line, MAX_SAID), _subject(line, facts),
+                frozenset(_term_list(line)), bool(_CHANGE_STATEMENT.search(_mask(line))),
+                _replaces(line), MIN_CONFIDENCE)
+
+
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a or b else 0.0
 
@@ -2273,8 +2291,11 @@ def supersedes(new: Rule, old: Rule, similarity: float | None = None) -> bool:
         gone = {_stem(w) for w in _term_list(new.replaces)}
         gone_tools = _tools_in(new.replaces)
         old_prescribed = fo.core | {_stem(t) for t in fo.tools}
+        kept = fn.tools - gone_tools
+        already = bool(kept) and kept <= fo.tools  # old prescribed what new prescribes too
         if gone and (gone <= old_prescribed or (gone_tools and gone_tools <= fo.tools)) and not (
-                fn.tools and fn.tools <= fo.tools and not fn.stop and not gone_tools):
+                fn.tools and fn.tools <= fo.tools and not fn.stop and not gone_tools
+        ) and not already:
             return True
     if fn.additive and not new.change:
         return False

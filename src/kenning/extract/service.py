@@ -10,7 +10,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from kenning import validation as v
 from kenning.errors import ValidationError
@@ -44,8 +44,10 @@ class ExtractionService:
         ensure_index: Callable[[], None],
         remember_many: Callable[[Iterable[Mapping[str, Any]]], list[Memory]],
         update: Callable[..., Memory],
+        supersede: Callable[[str, str, str | None], Any] | None = None,
     ) -> None:
         self.store = store
+        self._supersede = supersede
         self.project = project
         self.embedder = embedder
         self._ensure_index = ensure_index
@@ -127,17 +129,65 @@ class ExtractionService:
                 session_id = applied[-1].id
         recurred = [m.id for m in map(self.add_evidence, cands) if m is not None] \
             if apply else []
+        replaced = self.supersede_changed(fresh, applied[: len(fresh)]) if apply else []
         return {
             "candidates": [c.to_dict() for c in cands],
             "new": len(fresh),
             "duplicates": len(cands) - len(fresh),
             "applied": [m.id for m in applied[: len(fresh)] if m.is_new],
             "recurred": recurred,
+            "superseded": replaced,
             "session_insight": session_id,
             "sources": sources,
             "llm": llm_report,
             "elapsed_ms": round((time.perf_counter() - started) * 1000, 2),
         }
+
+    def supersede_changed(self, fresh: list[Any], applied: list[Memory]
+                          ) -> list[dict[str, str]]:
+        """Link each newly stored convention or decision to the current ones it replaces (the
+        same subject, changed: another tool of the family, a reversal, a new value, an explicit
+        change close in meaning), in the order the session stated them, and close the old
+        ones' validity. Returns ``{"new": id, "old": id}`` per replacement."""
+        from kenning.extract.conventions import supersedes
+
+        if self._supersede is None:
+            return []
+        stated = sorted(((c, m) for c, m in zip(fresh, applied, strict=False)
+                         if m.is_new and c.extra.get("rule")),
+                        key=lambda cm: min(cm[0].provenance.get("lines") or [0]))
+        if not stated:
+            return []
+        pool = [m for m in self.store.list(Filters(project=self.project, types=(
+            MemoryType.PREFERENCE, MemoryType.DECISION)), limit=500) if m.valid_to is None]
+        order = {m.id: i for i, (_, m) in enumerate(stated)}
+        rules = {m.id: r for m in pool if (r := rule_of(m)) is not None}
+        vectors: dict[str, Any] = {}
+        if self.embedder is not None:
+            vectors = self.store.vectors_of(list(rules), self.embedder.id)
+        out: list[dict[str, str]] = []
+        closed: set[str] = set()
+        for _, new in stated:
+            new_rule = rules.get(new.id)
+            if new_rule is None:
+                continue
+            for old in pool:
+                if old.id == new.id or old.id in closed or old.id not in rules or (
+                        old.id in order and order[old.id] >= order[new.id]):
+                    continue
+                if old.id not in order and old.created_at > new.created_at:
+                    continue
+                sim = (float(vectors[new.id] @ vectors[old.id])
+                       if new.id in vectors and old.id in vectors else None)
+                if sim is not None and sim < 0.3 and not (
+                        new_rule.subject and new_rule.subject == rules[old.id].subject):
+                    continue  # far apart in meaning and in subject: not worth the rules
+                if supersedes(new_rule, rules[old.id], sim):
+                    self._supersede(new.id, old.id,
+                                    f"changed in a later session: {new_rule.text[:120]}")
+                    closed.add(old.id)
+                    out.append({"new": new.id, "old": old.id})
+        return out
 
     def dedupe_candidates(self, cands: list[Any], threshold: float) -> list[Any]:
         """Drop exact and near repeats among candidates of a kind (keep the surer one) and
@@ -162,10 +212,12 @@ class ExtractionService:
         cands = [cands[i] for i in keep]
         found = self.store.vector_search_many(vecs[keep], self.embedder.id,
                                               Filters(project=self.project), 5)
-        near = self.store.get_many([mid for hits in found for mid, s in hits if s >= threshold])
+        floor = min(threshold, RULE_DUPLICATE)
+        near = self.store.get_many([mid for hits in found for mid, s in hits if s >= floor])
         for c, hits in zip(cands, found, strict=True):
-            same = [(mid, s) for mid, s in hits if s >= threshold and mid in near
-                    and near[mid].type.value == c.type]
+            same = [(mid, s) for mid, s in hits if mid in near
+                    and near[mid].type.value == c.type
+                    and (s >= threshold or (s >= RULE_DUPLICATE and _same_rule(c, near[mid])))]
             if same:
                 c.duplicate_of, c.similarity = same[0]
         return cands
@@ -236,3 +288,43 @@ def _different_failures(a: Any, b: Any) -> bool:
     """Two gotchas with signatures that differ: distinct failures however alike they read."""
     sa, sb = _signature(a), _signature(b)
     return sa is not None and sb is not None and sa != sb
+
+
+# A stated rule this close in meaning to a stored, current one on the same subject (and not
+# replacing it) says the same thing again.
+RULE_DUPLICATE = 0.75
+
+
+def _same_rule(cand: Any, stored: Memory) -> bool:
+    """Whether a rule candidate restates ``stored``: same subject, neither replacing the
+    other, and ``stored`` still current."""
+    from kenning.extract.conventions import Rule, same_subject, supersedes
+
+    data = cand.extra.get("rule")
+    old = rule_of(stored)
+    if not isinstance(data, dict) or old is None or stored.valid_to is not None:
+        return False
+    new = Rule("decision" if data.get("kind") == "decision" else "convention", data["text"],
+               data["text"], str(data.get("subject") or ""), frozenset(data.get("terms") or ()),
+               bool(data.get("change")), data.get("replaces"), cand.confidence)
+    return same_subject(new, old) and not supersedes(new, old)
+
+
+def rule_of(memory: Memory) -> Any:
+    """The rule a convention or decision memory states: the one the detector stored with it,
+    else its summary read as a rule; None when the stored rule is malformed."""
+    from kenning.extract.conventions import Rule, as_rule
+
+    data = memory.metadata.get("rule")
+    if isinstance(data, dict) and isinstance(data.get("text"), str):
+        try:
+            kind: Literal["convention", "decision"] = (
+                "decision" if data.get("kind") == "decision" else "convention")
+            return Rule(kind, data["text"], data["text"], str(data.get("subject") or ""),
+                        frozenset(str(t) for t in data.get("terms") or ()),
+                        bool(data.get("change")), data.get("replaces") or None,
+                        float(memory.confidence))
+        except (TypeError, ValueError):
+            return None
+    return as_rule(memory.summary,
+                   "decision" if memory.type is MemoryType.DECISION else "convention")
