@@ -34,6 +34,11 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "max_topic_file_lines": 500,
         "topic_mapping": {},
     },
+    "episodes": {
+        "keep": True,  # keep what the user said (redacted) as low-weight, searchable episodes
+        "keep_days": 90,  # episodes older than this are pruned at session end
+        "max_per_project": 2000,  # and the oldest beyond this many
+    },
 }
 
 USER = "user"

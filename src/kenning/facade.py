@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from kenning import learning
 from kenning import validation as v
 from kenning.embed import Embedder, default_embedder
+from kenning.episodes import EpisodeOptions
 from kenning.extract.service import ExtractionService
 from kenning.findings import FindingsService
 from kenning.graph.rules import LinkRules
@@ -347,14 +348,17 @@ class Kenning:
 
     def end_session(self, session_id: str, *, transcript: Path | None = None,
                     project_root: Path | None = None, options: AutoMemoryOptions | None = None,
+                    episodes: EpisodeOptions | None = None,
                     log_as: str = "session end") -> SessionReport:
         """Everything a session end does (``kenning.lifecycle.end``): ingest, learn, extract
-        from ``transcript``, consolidate, sync auto memory, rebuild the prompt index. A failing
-        step is logged and reported; the later steps still run."""
+        from ``transcript`` (keeping the user's turns as episodes unless ``episodes.keep`` is
+        off), prune old episodes, consolidate, sync auto memory, rebuild the prompt index. A
+        failing step is logged and reported; the later steps still run."""
         from kenning import lifecycle
 
         return lifecycle.end(self, session_id, transcript, project_root,
-                             self._auto_options(options), log_as=log_as)
+                             self._auto_options(options), episodes or EpisodeOptions(),
+                             log_as=log_as)
 
     def checkpoint(self, session_id: str, note: str | None = None) -> Memory:
         """Save where a session stands (before compaction): prompts, files edited, commands and
@@ -713,11 +717,20 @@ class Kenning:
         llm: bool | None = None,
         llm_budget: int | None = None,
         threshold: float = 0.85,
+        episodes: EpisodeOptions | None = None,
     ) -> dict[str, Any]:
         """Mine a Claude Code transcript and git history for candidate memories by rules
         (no LLM needed), drop near-duplicates of each other and of what is stored (cosine >=
         ``threshold``), optionally refine them with an LLM (opt-in, budget-capped), and with
         ``apply`` store the new ones plus a session_insight, in one transaction. A gotcha
-        whose failure a stored gotcha already records counts the session as its evidence."""
+        whose failure a stored gotcha already records counts the session as its evidence.
+        With ``apply`` and ``episodes`` (``keep``), the user's turns are kept as episodes
+        (``kenning.episodes``)."""
         return self._extraction().extract(transcript, repo, since, apply, llm=llm,
-                                          llm_budget=llm_budget, threshold=threshold)
+                                          llm_budget=llm_budget, threshold=threshold,
+                                          episodes=episodes)
+
+    def prune_episodes(self, options: EpisodeOptions | None = None) -> int:
+        """Drop this project's episodes older than ``keep_days`` and the oldest beyond
+        ``max_per_project`` (``kenning.episodes``); how many were dropped."""
+        return self._extraction().prune_episodes(options or EpisodeOptions(), self.clock())

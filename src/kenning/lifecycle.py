@@ -24,9 +24,11 @@ from kenning.filelock import DirLock
 from kenning.models import Filters, MemoryType, SessionEvent, iso
 from kenning.ranking import recency
 from kenning.sessions import Trajectory, trajectories
+from kenning.weights import episodic
 
 if TYPE_CHECKING:
     from kenning.automemory.options import AutoMemoryOptions
+    from kenning.episodes import EpisodeOptions
     from kenning.facade import Kenning
     from kenning.models import Memory
     from kenning.store.base import Store
@@ -95,7 +97,7 @@ def compact(k: Kenning, session_id: str, note: str | None) -> Memory:
 
 
 def end(k: Kenning, session_id: str, transcript: Path | None, project_root: Path | None,
-        options: AutoMemoryOptions, *, log_as: str) -> SessionReport:
+        options: AutoMemoryOptions, episodes: EpisodeOptions, *, log_as: str) -> SessionReport:
     """Consolidate a session: ingest, judge its trajectories, mine its transcript (and the
     repository) for memories, rebuild the graph, sync and curate Claude Code's auto memory, and
     rebuild the prompt index last, after every write of the session."""
@@ -104,7 +106,9 @@ def end(k: Kenning, session_id: str, transcript: Path | None, project_root: Path
     _run(report, log_as, "learn", lambda: k.learn_from_session(session_id))
     if transcript is not None and transcript.is_file():
         _run(report, log_as, "extract",
-             lambda: k.extract(transcript=transcript, repo=project_root, apply=True))
+             lambda: k.extract(transcript=transcript, repo=project_root, apply=True,
+                               episodes=episodes))
+    _run(report, log_as, "prune episodes", lambda: k.prune_episodes(episodes))
     _run(report, log_as, "consolidate", k.consolidate)
     if project_root is not None and options.enabled:
         _run(report, log_as, "auto_sync", lambda: k.auto_sync(project_root, options))
@@ -385,7 +389,8 @@ class SessionService:
         now = self.clock()
         chosen = sorted(
             (self.live(m, now) for m in pool
-             if m.type is not MemoryType.CHECKPOINT and m.current_at(now)),
+             if m.type is not MemoryType.CHECKPOINT and m.current_at(now)
+             and not episodic(m.type.value, m.topic)),
             key=lambda m: -(m.confidence + 2.0 * scores.get(m.id, (0.0, 0))[0]
                             + 0.2 * recency(m.created_at, now)),
         )[:k]

@@ -126,6 +126,7 @@ def contenders(
         return order
     floor = (1 - w.confidence_weight) * (1 - w.recency_weight) * (1 - w.intent_weight)
     floor *= min((f for _, f in w.outcome_factor), default=1.0) * w.superseded_factor
+    floor *= W.EPISODE_FACTOR
     boost = 1 + w.context_boost if context else 1.0
     alpha = w.graph_alpha if graph else 1.0
     kth = alpha * fused[order[k - 1]]["relevance"] * floor
@@ -149,7 +150,8 @@ def final_scores(
     """Score = relevance x (1 - cw + cw x confidence) x (1 - rw + rw x recency) x intent x
     (1 + boost x connection to the context memory); with PageRank, the graph-aware score
     alpha x that + (1 - alpha) x normalised PageRank; then x outcome x superseded (the
-    superseded factor when the memory's ``valid_to`` is at or before ``now_ms``).
+    superseded factor when the memory's ``valid_to`` is at or before ``now_ms``). A kept user
+    turn (``weights.episodic``) counts ``EPISODE_FACTOR`` of its relevance.
 
     Multiplicative: the factors reorder relevant memories, never rescue irrelevant ones.
     """
@@ -166,9 +168,10 @@ def final_scores(
         fits = 1.0 if not intent or m.type.value in intent else 1.0 - w.intent_weight
         connected = 1.0 + w.context_boost * context.get(mid, 0.0) if context else 1.0
         history = w.superseded_factor if W.superseded(m.valid_to, now_ms) else 1.0
-        score = p["relevance"] * conf_factor * rec_factor * fits * connected
+        said = W.EPISODE_FACTOR if W.episodic(m.type.value, m.topic) else 1.0
+        score = p["relevance"] * conf_factor * rec_factor * fits * connected * said
         parts = dict(p, confidence=m.confidence, recency=rec, outcome=outcome,
-                     superseded=history, intent=fits)
+                     superseded=history, intent=fits, episode=said)
         if context is not None:
             parts["context"] = connected
         if pagerank is not None:

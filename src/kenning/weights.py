@@ -8,6 +8,10 @@ OUTCOME_FACTOR: tuple[tuple[str, float], ...] = (("failed", 0.85), ("partial", 0
 # A memory whose successor has taken over ranks far below it in recall; the prompt hook, the
 # briefing and MEMORY.md leave it out altogether.
 SUPERSEDED_FACTOR = 0.3
+# What a user said, kept word for word ("context" memories under this topic): findable when the
+# rules missed a lesson, but never ahead of a distilled memory as relevant as it.
+EPISODE_TOPIC = "conversation"
+EPISODE_FACTOR = 0.5
 GRAPH_ALPHA = 0.9
 DAY_MS = 86_400_000
 
@@ -16,6 +20,11 @@ def superseded(valid_to: int | None, now_ms: int) -> bool:
     """Whether a memory no longer holds at ``now_ms``: the one rule every channel applies
     (``Memory.current_at`` is its negation)."""
     return valid_to is not None and valid_to <= now_ms
+
+
+def episodic(mtype: str, topic: str | None) -> bool:
+    """Whether a memory is a kept user turn (an episode), not a distilled lesson."""
+    return mtype == "context" and topic == EPISODE_TOPIC
 
 
 def recency(created_at_ms: int, now_ms: int, half_life_days: float = RECENCY_HALF_LIFE_DAYS

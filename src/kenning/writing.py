@@ -45,6 +45,7 @@ from kenning.redact import redact, redact_obj
 from kenning.relations import table_lookup
 from kenning.text import content_hash, embedding_text, make_summary
 from kenning.times import to_ms
+from kenning.weights import episodic
 
 if TYPE_CHECKING:
     import numpy as np
@@ -290,13 +291,18 @@ class WritingService:
         links = self.explicit_links(prepared, specs, now)
         vectors = self._embed([embedding_text(m.topic, m.summary, m.content) for m in prepared])
         embedder_id = self.embedder.id if self.embedder else None
-        if self.auto_link:
-            links += inferred_evolution(self.store, self.project, prepared, specs, vectors,
+        # Kept user turns are records, not lessons: they are not linked automatically.
+        linked = [i for i, m in enumerate(prepared) if not episodic(m.type.value, m.topic)]
+        if self.auto_link and linked:
+            part = [prepared[i] for i in linked]
+            part_vectors = vectors[linked] if vectors is not None else None
+            links += inferred_evolution(self.store, self.project, part,
+                                        [specs[i] for i in linked], part_vectors,
                                         embedder_id, now, self._embed)
             lineage = frozenset(ln.from_id for ln in links
                                 if ln.link_type is LinkType.EVOLUTION)
-            links += auto_link_batch(self.store, self.project, prepared, vectors, embedder_id,
-                                     self.link_rules, now, lineage)
+            links += auto_link_batch(self.store, self.project, part, part_vectors,
+                                     embedder_id, self.link_rules, now, lineage)
         return self.store.insert(prepared, vectors, embedder_id, redactions, links)
 
     def explicit_links(

@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from kenning import validation as v
+from kenning.episodes import EpisodeOptions, episode_items, prune_plan
 from kenning.errors import ValidationError
 from kenning.insights import SessionInsight, insight_items
 from kenning.models import Filters, Memory, MemoryType
 from kenning.redact import redact
 from kenning.text import content_hash, embedding_text, make_summary
+from kenning.weights import EPISODE_TOPIC, episodic
 
 if TYPE_CHECKING:
     from kenning.embed import Embedder
@@ -64,6 +66,7 @@ class ExtractionService:
         llm: bool | None = None,
         llm_budget: int | None = None,
         threshold: float = 0.85,
+        episodes: EpisodeOptions | None = None,
     ) -> dict[str, Any]:
         """Collect candidates from the transcript and from the git log (of ``repo``, else of
         the session's own directory, else of the current one), de-duplicate them, refine
@@ -130,6 +133,10 @@ class ExtractionService:
         recurred = [m.id for m in map(self.add_evidence, cands) if m is not None] \
             if apply else []
         replaced = self.supersede_changed(fresh, applied[: len(fresh)]) if apply else []
+        kept: list[Memory] = []
+        if apply and tr is not None and episodes is not None and episodes.keep:
+            kept = self._remember_many(episode_items(
+                [(u.text, u.line) for u in tr.user_texts], tr.session_id))
         return {
             "candidates": [c.to_dict() for c in cands],
             "new": len(fresh),
@@ -137,11 +144,20 @@ class ExtractionService:
             "applied": [m.id for m in applied[: len(fresh)] if m.is_new],
             "recurred": recurred,
             "superseded": replaced,
+            "episodes": sum(1 for m in kept if m.is_new),
             "session_insight": session_id,
             "sources": sources,
             "llm": llm_report,
             "elapsed_ms": round((time.perf_counter() - started) * 1000, 2),
         }
+
+    def prune_episodes(self, options: EpisodeOptions, now_ms: int) -> int:
+        """Forget this project's episodes that ``episodes.prune_plan`` drops; how many."""
+        stored = self.store.list(Filters(project=self.project, types=(MemoryType.CONTEXT,),
+                                         topic=EPISODE_TOPIC), limit=None)
+        drop = prune_plan(((m.id, m.created_at) for m in stored
+                           if episodic(m.type.value, m.topic)), now_ms, options)
+        return sum(1 for mid in drop if self.store.delete(mid))
 
     def supersede_changed(self, fresh: list[Any], applied: list[Memory]
                           ) -> list[dict[str, str]]:

@@ -16,6 +16,7 @@ from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, MemoryTyp
 from kenning.promptindex.format import stem
 from kenning.relations import PASSIVE, Relationship, normalise_word, reasoning_cues
 from kenning.store.base import Store
+from kenning.weights import episodic
 from kenning.words import STOPWORDS, words
 
 if TYPE_CHECKING:
@@ -154,7 +155,8 @@ def auto_link_batch(
         neighbours = store.vector_search_many(
             vectors, embedder_id, Filters(project=project), rules.semantic_top_k * 3
         )
-    known = store.get_many([mid for row in neighbours for mid, _ in row])
+    known = {mid: m for mid, m in store.get_many([mid for row in neighbours for mid, _ in row])
+             .items() if not episodic(m.type.value, m.topic)}  # kept user turns: no links
     batch_sims = (vectors @ vectors.T) if vectors is not None and len(memories) > 1 else None
     stored_vectors: dict[str, Any] = {}
     if vectors is not None and embedder_id:

@@ -20,6 +20,7 @@ def settings_for(cwd: str | None) -> Settings:
     cfg = config.load(root)
     out = cfg.section("hooks")
     out["auto_memory"] = cfg.section("auto_memory")
+    out["episodes"] = cfg.section("episodes")
     out["db"] = cfg.get("store", "db")
     return out
 

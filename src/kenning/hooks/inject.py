@@ -31,6 +31,8 @@ def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence
     rec = W.recency(created, now_ms)
     score = relevance * (1 - W.CONFIDENCE_WEIGHT + W.CONFIDENCE_WEIGHT * confidence)
     score *= 1 - W.RECENCY_WEIGHT + W.RECENCY_WEIGHT * rec
+    said = W.EPISODE_FACTOR if W.episodic(mtype, topic) else 1.0
+    score *= said
     if graph:
         score = W.GRAPH_ALPHA * score + (1 - W.GRAPH_ALPHA) * pagerank
     out_f = _OUTCOME.get(outcome, 1.0) if outcome else 1.0
@@ -39,7 +41,8 @@ def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence
         "id": mid, "type": mtype, "topic": topic or None, "summary": summary,
         "confidence": round(confidence, 3), "outcome": outcome or None, "score": round(score, 4),
         "parts": {"keyword": round(relevance, 4), "confidence": round(confidence, 3),
-                  "recency": round(rec, 3), "pagerank": round(pagerank, 4), "outcome": out_f},
+                  "recency": round(rec, 3), "pagerank": round(pagerank, 4), "outcome": out_f,
+                  "episode": said},
     }
 
 
@@ -60,11 +63,25 @@ def best_rows(rows: list[tuple], now_ms: int, k: int,
              valid_to) in rows], k)
 
 
+MAX_EPISODES = 1  # kept user turns shown per prompt, at most
+
+
 def best(hits: list[dict[str, object] | None], k: int) -> list[dict[str, object]]:
-    """The top ``k`` scored hits, ties by id."""
+    """The top ``k`` scored hits, ties by id; at most ``MAX_EPISODES`` of them kept user turns,
+    so what was said verbatim never crowds out what was learned."""
     kept = [h for h in hits if h is not None]
     kept.sort(key=lambda h: (-h["score"], h["id"]))  # type: ignore[operator]
-    return kept[:k]
+    out: list[dict[str, object]] = []
+    episodes = 0
+    for h in kept:
+        if W.episodic(str(h["type"]), h["topic"]):  # type: ignore[arg-type]
+            if episodes >= MAX_EPISODES:
+                continue
+            episodes += 1
+        out.append(h)
+        if len(out) == k:
+            break
+    return out
 
 
 def matched_terms(prompt: str, hits: list[dict[str, object]]) -> list[str]:
@@ -85,6 +102,8 @@ def render(hits: list[dict[str, object]], max_chars: int) -> tuple[str, int]:
     size = len(head)
     for h in hits:
         label = str(h["type"]) + (f" · {h['topic']}" if h["topic"] else "")
+        if W.episodic(str(h["type"]), h["topic"]):  # type: ignore[arg-type]
+            label = "the user said earlier"
         extra = f"; outcome {h['outcome']}" if h["outcome"] else ""
         line = f"- [{label}] {h['summary']} (id {h['id']}{extra})"
         if size + 1 + len(line) > max_chars:

@@ -36,6 +36,13 @@ def _auto_options(settings: Settings) -> Any:
     return auto_memory_options(settings["auto_memory"])  # type: ignore[arg-type]
 
 
+def _episode_options(settings: Settings) -> Any:
+    """The ``[episodes]`` config section as ``EpisodeOptions``."""
+    from kenning.episodes import EpisodeOptions
+
+    return EpisodeOptions.from_section(settings.get("episodes") or {})  # type: ignore[arg-type]
+
+
 def start(payload: dict[str, object], settings: Settings, project: str, location: str,
           now_ms: int) -> str:
     """Run the session start (``Kenning.start_session``) and answer with its briefing."""
@@ -107,6 +114,7 @@ def end(payload: dict[str, object], settings: Settings, project: str, location: 
         k.end_session(session_id,
                       transcript=Path(transcript) if isinstance(transcript, str) else None,
                       project_root=Path(root) if root else None,
-                      options=_auto_options(settings), log_as="hook SessionEnd")
+                      options=_auto_options(settings), episodes=_episode_options(settings),
+                      log_as="hook SessionEnd")
     finally:
         k.close()

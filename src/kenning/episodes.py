@@ -1,0 +1,113 @@
+"""Episodes: what the user said, kept word for word (redacted like every memory) as low-weight
+``context`` memories under the topic ``weights.EPISODE_TOPIC``, so a lesson the rules did not
+recognise can still be found by recall and by the prompt hook. They rank at
+``weights.EPISODE_FACTOR`` of their relevance, at most one is injected per prompt, the briefing
+and MEMORY.md leave them out, they are not auto-linked, and they are pruned by age and count.
+
+Pure: ``chunks`` and ``episode_items`` turn a transcript's user turns into items for
+``Kenning.remember_many``; ``prune_plan`` says which stored episodes to drop."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kenning.weights import DAY_MS, EPISODE_TOPIC
+
+CHUNK_CHARS = 320  # a few sentences: small enough to show whole, large enough to carry a rule
+MIN_WORDS = 5  # content words (3+ letters) a chunk needs to be worth keeping
+EPISODE_CONFIDENCE = 0.3
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'_-]{2,}")
+_CHATTER = re.compile(
+    r"^\W*(?:(?:good )?(?:morning|afternoon|evening)|hi|hey|hello|thanks?|thank you|cheers|"
+    r"nice|great|perfect|cool|ok(?:ay)?|sure|yes|yep|no worries|lgtm|looks good|sounds good)"
+    r"\b[\W\s]*", re.I)
+
+
+@dataclass(frozen=True)
+class EpisodeOptions:
+    """The ``[episodes]`` settings: whether user turns are kept, for how many days, and how
+    many per project at most (the oldest go first)."""
+
+    keep: bool = True
+    keep_days: int = 90
+    max_per_project: int = 2000
+
+    def __post_init__(self) -> None:
+        if self.keep_days < 1:
+            raise ValueError(f"episodes.keep_days must be at least 1, not {self.keep_days}")
+        if self.max_per_project < 0:
+            raise ValueError("episodes.max_per_project must be 0 or more, not "
+                             f"{self.max_per_project}")
+
+    @classmethod
+    def from_section(cls, section: Mapping[str, object]) -> EpisodeOptions:
+        """Options from the ``[episodes]`` config section (its values are type-checked by
+        ``kenning.config``; missing keys take the defaults)."""
+        days = section.get("keep_days", 90)
+        most = section.get("max_per_project", 2000)
+        return cls(keep=bool(section.get("keep", True)),
+                   keep_days=days if isinstance(days, int) else 90,
+                   max_per_project=most if isinstance(most, int) else 2000)
+
+
+def _content_words(text: str) -> int:
+    return len(_WORD.findall(text))
+
+
+def chunks(text: str, limit: int = CHUNK_CHARS) -> list[str]:
+    """A user turn as runs of whole sentences of at most ``limit`` characters (a longer
+    sentence stands alone, cut at a word), greetings and pleasantries dropped, and runs with
+    fewer than ``MIN_WORDS`` content words left out."""
+    sentences = []
+    for s in _SENTENCE.split(text.strip()):
+        s = " ".join(s.split())
+        if not s:
+            continue
+        if len(s) > limit:
+            s = s[: limit - 1].rsplit(" ", 1)[0] + "…"
+        sentences.append(s)
+    out: list[str] = []
+    run = ""
+    for s in sentences:
+        if run and len(run) + 1 + len(s) > limit:
+            out.append(run)
+            run = ""
+        run = f"{run} {s}".strip()
+    if run:
+        out.append(run)
+    kept = []
+    for c in out:
+        bare = _CHATTER.sub("", c)
+        if _content_words(bare) >= MIN_WORDS:
+            kept.append(c)
+    return kept
+
+
+def episode_items(turns: Iterable[tuple[str, int]], session_id: str | None,
+                  source: str = "extract:transcript") -> list[dict[str, Any]]:
+    """``Kenning.remember_many`` items for a session's user turns, ``(text, line)`` each."""
+    items = []
+    for text, line in turns:
+        for n, chunk in enumerate(chunks(text)):
+            items.append({
+                "text": chunk, "type": "context", "topic": EPISODE_TOPIC,
+                "confidence": EPISODE_CONFIDENCE, "tags": ["episodic"], "source": source,
+                "metadata": {"episode": "user turn", "session_id": session_id,
+                             "line": line, "part": n},
+            })
+    return items
+
+
+def prune_plan(episodes: Iterable[tuple[str, int]], now_ms: int, options: EpisodeOptions
+               ) -> list[str]:
+    """Ids of stored episodes, ``(id, created_at)`` each, to drop: older than ``keep_days``,
+    then the oldest beyond ``max_per_project``."""
+    rows = sorted(episodes, key=lambda r: (-r[1], r[0]))
+    cutoff = now_ms - options.keep_days * DAY_MS
+    drop = [mid for mid, at in rows if at < cutoff]
+    young = [mid for mid, at in rows if at >= cutoff]
+    return drop + young[options.max_per_project:]
