@@ -1914,7 +1914,9 @@ def _clip(text: str, limit: int) -> str:
 
 _SPLIT_CLAUSES = re.compile(r";\s+|,?\s+and\s+(?:also\s+)?(?=(?:always|never|don'?t|do not|"
                             r"please|make sure|prefer|avoid|keep|use|we|our|no more)\b)|"
-                            r",\s+(?:also|plus)\s+")
+                            r",\s+(?:also|plus)\s+|"
+                            r",\s+so\s+(?=(?:from now on|going forward|moving forward|always|"
+                            r"never|please|make sure|use|prefer|we)\b)")
 
 
 # A sentence no shape above reads is still a rule when it is marked as standing and is about

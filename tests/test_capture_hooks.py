@@ -1,0 +1,61 @@
+"""Conventions stated in plain words, and their later change, captured end to end: transcripts
+written the way Claude Code writes them, ``kenning-hook SessionEnd`` processes on a real SQLite
+store, then what the next prompt's injection shows."""
+# ruff: noqa: F811  (pytest fixtures come from tests.test_hooks)
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from kenning import Kenning
+from kenning.places.keys import project_key
+from tests.mcp_fixtures import TranscriptWriter
+from tests.test_hooks import env, hook, payload, project  # noqa: F401
+
+FIRST = ("morning! one thing first: in this repo we use pnpm for installing packages, never "
+         "npm. ok so the navbar is broken on mobile, can you look?")
+LATER = ("heads-up: the team moved to bun last week, so from now on use bun instead of pnpm "
+         "for installs and scripts. anyway, the footer needs a dark mode.")
+CHATTER = ["thanks, that's perfect!", "Always happy to help.", "nice, ship it"]
+
+
+def _end(env: dict[str, str], project: Path, session: str, *turns: str) -> None:
+    t = TranscriptWriter(cwd=str(project), session=session)
+    for text in turns:
+        t.user(text)
+        t.say("On it.")
+    path = t.write(project / f"{session}.jsonl")
+    result = hook("SessionEnd", payload("SessionEnd", project, session_id=session,
+                                        transcript_path=str(path), reason="other"), env)
+    assert result.returncode == 0 and not result.stderr, result.stderr
+
+
+def _lessons(env: dict[str, str], project: Path) -> list[dict]:
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        return [m.to_dict() for m in k.list(limit=None)
+                if m.type.value in ("preference", "decision")]
+
+
+def test_a_stated_convention_and_its_change_reach_the_agent_current(env, project) -> None:
+    _end(env, project, "s-1", FIRST, *CHATTER)
+    (rule,) = _lessons(env, project)
+    assert rule["summary"] == "Use pnpm for installing packages, never npm."
+    assert rule["current"] and rule["valid_to"] is None
+    assert not any("happy to help" in m["content"] or "navbar" in m["summary"]
+                   for m in _lessons(env, project))
+
+    _end(env, project, "s-2", LATER)
+    by_summary = {m["summary"]: m for m in _lessons(env, project)}
+    new = by_summary["Use bun instead of pnpm for installs and scripts."]
+    old = by_summary["Use pnpm for installing packages, never npm."]
+    assert old["superseded_by"] == new["id"] and old["valid_to"] and not old["current"]
+    assert new["current"]
+
+    result = hook("UserPromptSubmit", payload(
+        "UserPromptSubmit", project, prompt="which package manager do we use for installs?"),
+        env)
+    context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "Use bun instead of pnpm" in context
+    assert "Use pnpm for installing packages" not in context
