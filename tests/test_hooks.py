@@ -293,3 +293,25 @@ def test_lean_paths_answer_as_kenning_paths(monkeypatch: pytest.MonkeyPatch, tmp
     assert lean.data_dir() == str(paths.data_dir())
     assert lean.store_location() == str(paths.default_db_path())
     assert lean.project_for(str(repo)) == paths.project_key(paths.project_root(repo))
+
+
+def test_the_budget_alarm_is_cancelled_once_the_answer_is_ready(env, project, monkeypatch
+                                                                 ) -> None:
+    """A hook that printed its answer must not be killed by its alarm afterwards (the client
+    would drop the injection): the timer is off when the entry point returns."""
+    import signal
+
+    from kenning.hooks import run
+
+    with seeded(env, project):
+        pass
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    try:
+        rc = run.main(["UserPromptSubmit"], stdin=payload(
+            "UserPromptSubmit", project, prompt="How does the billing ledger handle charges?"),
+            budget=True)
+        remaining = signal.getitimer(signal.ITIMER_REAL)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    assert rc == 0 and remaining == (0.0, 0.0)
