@@ -315,3 +315,23 @@ def test_the_budget_alarm_is_cancelled_once_the_answer_is_ready(env, project, mo
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     assert rc == 0 and remaining == (0.0, 0.0)
+
+
+def test_session_start_keeps_the_prompt_index_when_only_events_arrived(env, project) -> None:
+    """Ingesting the previous session's events (tool calls, its start and end) changes no
+    memory, so the next start reuses the prompt index instead of rebuilding it."""
+    from kenning.hooks.pindex import index_path
+
+    seeded(env, project).close()
+    start = payload("SessionStart", project, source="startup")
+    assert hook("SessionStart", start, env).returncode == 0
+    index = Path(index_path(journal_dir(env["KENNING_DB"])))
+    built = index.stat().st_mtime_ns
+    tool = payload("PostToolUse", project, tool_name="Bash",
+                   tool_input={"command": "ls"}, tool_response={"stdout": "a\n"})
+    assert hook("PostToolUse", tool, env).returncode == 0
+    assert hook("SessionStart", start, env).returncode == 0
+    assert index.stat().st_mtime_ns == built
+    with seeded(env, project) as k:  # the events did arrive
+        assert k.store.session_events(kinds=["tool"], limit=10)
+    assert not errors(env)
