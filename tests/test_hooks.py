@@ -16,6 +16,7 @@ import pytest
 
 from kenning import Kenning, journal
 from kenning.places.lean import journal_dir
+from tests.sessionend import wait_for_session_ends
 
 HOOK = Path(sys.executable).parent / "kenning-hook"
 KENNING = Path(sys.executable).parent / "kenning"
@@ -48,9 +49,14 @@ def payload(event: str, project: Path, **fields: Any) -> str:
 
 def hook(event: str, stdin: str | bytes, env: dict[str, str], *, via_cli: bool = False
          ) -> subprocess.CompletedProcess[bytes]:
+    """Run one hook process; after a SessionEnd, also wait for the background worker it
+    started, so the test sees the finished session end."""
     cmd = [str(KENNING), "hook", event] if via_cli else [str(HOOK), event]
     data = stdin.encode() if isinstance(stdin, str) else stdin
-    return subprocess.run(cmd, input=data, env=env, capture_output=True, timeout=60)
+    done = subprocess.run(cmd, input=data, env=env, capture_output=True, timeout=60)
+    if event == "SessionEnd" and env.get("KENNING_DB"):
+        wait_for_session_ends(env["KENNING_DB"])
+    return done
 
 
 def seeded(env: dict[str, str], project: Path) -> Kenning:

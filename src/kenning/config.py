@@ -22,6 +22,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "tool_budget_ms": 1000,
         "session_start_budget_ms": 8000,
         "session_end_budget_ms": 55000,
+        "detach_session_end": True,  # session-end work runs in a background worker
         "compact_budget_ms": 8000,
     },
     "auto_memory": {

@@ -68,7 +68,7 @@ def _arm(budget_ms: int, event: str) -> None:
 def _disarm() -> None:
     """Cancel the budget alarm (a no-op where there is none)."""
     try:
-        import _signal  # type: ignore[import-not-found]  # typeshed has no stub for _signal
+        import _signal
     except ImportError:  # pragma: no cover - no SIGALRM (Windows)
         return
     _signal.setitimer(_signal.ITIMER_REAL, 0)
