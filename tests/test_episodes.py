@@ -112,3 +112,20 @@ def test_at_most_one_kept_turn_per_prompt_whatever_their_scores() -> None:
     hits.append({"id": "p", "type": "pattern", "topic": None, "score": 0.1})
     chosen = inject.best(hits, 3)  # type: ignore[arg-type]
     assert [h["id"] for h in chosen] == ["e0", "p"]
+
+
+def test_a_kept_turn_is_not_shown_for_one_shared_everyday_word(env, project) -> None:
+    """What the user said is long everyday text: a prompt sharing one word with it ("sunday")
+    gets nothing, one sharing two gets it, on the prompt index and on the store fallback."""
+    _session_end(env, project, "s-1", "morning! the staging database is called orders_stg "
+                 "and ops wipe it every sunday night. our standup moved to 10:30 btw.")
+    unrelated = "make the navbar button blue before sunday"
+    related = "can I keep test fixtures in the staging database?"  # staging, database
+    assert "orders_stg" in _prompt(env, project, related)
+    assert _prompt(env, project, unrelated) == ""
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        k.remember("The navbar uses the design-system Button component", type="context")
+    # the write made the index stale: the store answers, by the same rule
+    assert "orders_stg" in _prompt(env, project, related)
+    assert "orders_stg" not in _prompt(env, project, unrelated)

@@ -24,7 +24,7 @@ from kenning.filelock import DirLock
 from kenning.models import Filters, MemoryType, SessionEvent, iso
 from kenning.ranking import recency
 from kenning.sessions import Trajectory, trajectories
-from kenning.weights import episodic
+from kenning.weights import record
 
 if TYPE_CHECKING:
     from kenning.automemory.options import AutoMemoryOptions
@@ -390,7 +390,7 @@ class SessionService:
         chosen = sorted(
             (self.live(m, now) for m in pool
              if m.type is not MemoryType.CHECKPOINT and m.current_at(now)
-             and not episodic(m.type.value, m.topic)),
+             and not record(m.type.value, m.topic)),
             key=lambda m: -(m.confidence + 2.0 * scores.get(m.id, (0.0, 0))[0]
                             + 0.2 * recency(m.created_at, now)),
         )[:k]

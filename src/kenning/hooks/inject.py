@@ -46,6 +46,21 @@ def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence
     }
 
 
+def matching_rows(rows: list[tuple], asked: list[str]) -> list[tuple]:
+    """The store fallbacks' candidate rows (as ``best_rows`` takes them, plus content and tags
+    at the end) that share enough of the prompt's words (``asked``) to be shown, without those
+    two extra columns."""
+    from kenning.promptindex import format as F
+
+    wanted = {F.stem(t) for t in asked}
+    kept = []
+    for r in rows:
+        have = set(F.terms_of(f"{r[2] or ''} {r[3]} {r[12]} {r[13]}"))
+        if matches_enough(r[1], r[2], len(wanted & have), len(asked)):
+            kept.append(tuple(r[:12]))
+    return kept
+
+
 def best_rows(rows: list[tuple], now_ms: int, k: int,
               min_confidence: float = 0.0) -> list[dict[str, object]]:
     """The top ``k`` of a store's candidate rows: (id, type, topic, summary, confidence, created,
@@ -63,7 +78,22 @@ def best_rows(rows: list[tuple], now_ms: int, k: int,
              valid_to) in rows], k)
 
 
-MAX_EPISODES = 1  # kept user turns shown per prompt, at most
+MAX_EPISODES = 1  # records (kept user turns, session summaries) shown per prompt, at most
+EPISODE_MIN_TERMS = 2  # distinct prompt words a record must share to be shown
+
+
+def matches_enough(mtype: str, topic: str | None, matched: int, asked: int) -> bool:
+    """Whether a candidate shares enough of the prompt's words to be worth showing. A record of
+    a session (a kept user turn, a session summary) is long, everyday text: one shared word
+    ("test", "make") says nothing, so it needs ``EPISODE_MIN_TERMS`` (or every word of a
+    shorter prompt). A learned memory is short and specific: one shared word is evidence. A
+    session summary is never shown: what it holds reaches the prompt as the lessons and the
+    user's own words it was made from (``kenning insights`` and recall still find it)."""
+    if mtype == "session":
+        return False
+    if W.record(mtype, topic):
+        return matched >= min(EPISODE_MIN_TERMS, max(1, asked))
+    return matched >= 1
 
 
 def best(hits: list[dict[str, object] | None], k: int) -> list[dict[str, object]]:
@@ -74,7 +104,7 @@ def best(hits: list[dict[str, object] | None], k: int) -> list[dict[str, object]
     out: list[dict[str, object]] = []
     episodes = 0
     for h in kept:
-        if W.episodic(str(h["type"]), h["topic"]):  # type: ignore[arg-type]
+        if W.record(str(h["type"]), h["topic"]):  # type: ignore[arg-type]
             if episodes >= MAX_EPISODES:
                 continue
             episodes += 1

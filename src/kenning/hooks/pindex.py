@@ -49,9 +49,8 @@ def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int
     if not n_mem:
         return []
     found: list[tuple[int, int]] = []
-    for term in query_terms(prompt[:PROMPT_CHARS], MAX_TERMS):
-        if len(term) < 2:
-            continue
+    asked = [t for t in query_terms(prompt[:PROMPT_CHARS], MAX_TERMS) if len(t) > 1]
+    for term in asked:
         h = F.fnv64(F.stem(term))
         i = h & (slots - 1)
         while True:
@@ -66,10 +65,12 @@ def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int
         rare = [f for f in found if f[1] <= COMMON_FRACTION * n_mem]
         found = rare or sorted(found, key=lambda f: f[1])[:2]
     scores: dict[int, float] = {}
+    terms: dict[int, int] = {}  # distinct prompt terms each memory matched
     for off, df in dict.fromkeys(found):
         start = post_off + off
         for mem, w in _struct.iter_unpack(F.POSTING, data[start: start + df * F.POSTING_SIZE]):
             scores[mem] = scores.get(mem, 0.0) + w
+            terms[mem] = terms.get(mem, 0) + 1
     if not scores:
         return []
     top = max(scores.values()) or 1.0
@@ -84,6 +85,8 @@ def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int
         mid, mproject, scope, mtype, topic, summary, outcome = (
             data[start: start + size].decode("utf-8").split(F.SEP))
         if mproject != project and scope != "user":
+            continue
+        if not inject.matches_enough(mtype, topic, terms[mem], len(asked)):
             continue
         hits.append(inject.hit(mid, mtype, topic, summary, conf, created, updated,
                                accessed or None, outcome or None, scores[mem] / top,
