@@ -62,18 +62,23 @@ def queue(location: str, request: dict[str, Any], event_id: str) -> str:
 
 
 def spawn(location: str) -> None:
-    """Start a worker in its own session, detached from the hook's pipes and process group, so
-    the client neither waits for it nor kills it with the hook."""
-    import subprocess
-
+    """Start a worker in its own session, its standard streams on the null device, so the
+    client neither waits for it (it holds none of the hook's pipes) nor kills it with the hook.
+    ``os.posix_spawn`` needs nothing more than ``os``: importing ``subprocess`` alone costs a
+    fresh process 10-30 ms, as much as the rest of the SessionEnd hook."""
     args = [sys.executable, "-m", "kenning.hooks.detached", location]
-    options: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL,
-                               "stderr": subprocess.DEVNULL, "close_fds": True}
-    if os.name == "posix":
-        options["start_new_session"] = True
-    else:  # pragma: no cover - Windows
-        options["creationflags"] = 0x00000008 | 0x00000200  # DETACHED, NEW_PROCESS_GROUP
-    subprocess.Popen(args, **options)
+    if hasattr(os, "posix_spawn"):
+        null = os.devnull
+        os.posix_spawn(sys.executable, args, os.environ, setsid=True, file_actions=[
+            (os.POSIX_SPAWN_OPEN, 0, null, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 1, null, os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 2, null, os.O_WRONLY, 0)])
+        return
+    import subprocess  # pragma: no cover - Windows
+
+    subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL, close_fds=True,
+                     creationflags=0x00000008 | 0x00000200)  # DETACHED, NEW_PROCESS_GROUP
 
 
 def run_pending(location: str) -> int:
