@@ -111,7 +111,12 @@ def test_prompt_index_is_used_and_a_store_write_makes_it_stale(env, project) -> 
                    type="insight")
         assert k.build_prompt_index(force=False).get("fresh") is None  # stale, so rebuilt
     fresh = context_of(hook("UserPromptSubmit", question, env))
-    assert "March double-charge" in fresh and DECISION in fresh
+    # the same conversation already has the decision: only what is new is injected
+    assert "March double-charge" in fresh and DECISION not in fresh
+    elsewhere = context_of(hook("UserPromptSubmit", payload(
+        "UserPromptSubmit", project, session_id="sess-2",
+        prompt="which isolation does the ledger use?"), env))
+    assert "March double-charge" in elsewhere and DECISION in elsewhere
 
 
 def test_kenning_hook_command_is_the_same_entry_point(env, project) -> None:

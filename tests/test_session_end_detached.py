@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from pathlib import Path
 
 from kenning import Kenning
@@ -45,6 +46,12 @@ def _workers(location: str) -> list[int]:
         except OSError:
             continue
         if b"kenning.hooks.detached" in args and location.encode() in args:
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                        continue  # dead, not yet reaped
+            except OSError:
+                continue
             found.append(int(pid))
     return found
 
@@ -88,12 +95,14 @@ def test_a_killed_worker_is_finished_by_the_next_session_start(env, project) -> 
             pids = _workers(location)
             if pids:
                 break
-            import time
-
             time.sleep(0.05)
         assert pids
         for pid in pids:
             os.kill(pid, signal.SIGKILL)
+        for _ in range(200):  # SIGKILL is delivered asynchronously
+            if not _workers(location):
+                break
+            time.sleep(0.05)
     finally:
         lock.release()
     assert len(detached.pending(location)) == 1 and not _workers(location)

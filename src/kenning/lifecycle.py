@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 from kenning import validation as v
 from kenning.errors import ValidationError
 from kenning.filelock import DirLock
-from kenning.models import Filters, MemoryType, SessionEvent, iso
+from kenning.models import Filters, MemoryType, OutcomeStatus, SessionEvent, iso
 from kenning.ranking import recency
 from kenning.sessions import Trajectory, trajectories
 from kenning.weights import record
@@ -37,11 +37,14 @@ if TYPE_CHECKING:
 @dataclass
 class SessionReport:
     """What each step of a session start or end returned, and which steps failed (step name ->
-    ``"ErrorType: message"``). ``briefing`` is the start briefing ("" after an end)."""
+    ``"ErrorType: message"``). ``briefing`` is the start briefing ("" after an end); ``shown``
+    the ids and line keys (``kenning.hooks.seen.key``) of what the briefing and MEMORY.md put in
+    front of the model, so prompt injections do not repeat them."""
 
     steps: dict[str, Any] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     briefing: str = ""
+    shown: list[str] = field(default_factory=list)  # ids and line keys the start showed
 
     @property
     def ok(self) -> bool:
@@ -61,6 +64,10 @@ def _store_down(failed: Sequence[tuple[str, str, Exception]]) -> bool:
     if isinstance(first, _DATA_ERRORS) or type(first).__name__ in _DATA_ERROR_NAMES:
         return False
     return all(error == failed[0][1] for _, error, _ in failed)
+
+
+# Kinds that state how to work here: briefed whatever the prompt, while they hold.
+_STANDING = (MemoryType.PREFERENCE, MemoryType.PATTERN)
 
 
 def _run(report: SessionReport, log_as: str, name: str, work: Callable[[], Any]) -> Any:
@@ -86,8 +93,33 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
     if project_root is not None and options.enabled:
         _run(report, log_as, "auto_import", lambda: k.auto_import(project_root, options))
     _run(report, log_as, "prompt index", lambda: k.build_prompt_index(force=False))
-    report.briefing = k.briefing(briefing_k, max_chars)
+    loaded: list[str] = []
+    if project_root is not None and options.enabled:
+        loaded = _run(report, log_as, "memory keys",
+                      lambda: memory_md_keys(k.auto_memory_dir(project_root) / "MEMORY.md")) or []
+    report.briefing, briefed = k._sessions().brief(briefing_k, max_chars, set(loaded))
+    report.shown = loaded + [m.id for m in briefed]
     return report
+
+
+def memory_md_keys(path: Path) -> list[str]:
+    """The line keys (``kenning.hooks.seen.key``) of what the client loads of a MEMORY.md: its
+    first 200 lines, at most 25,000 bytes; for a generated line, the text after its link."""
+    from kenning.hooks.seen import key
+
+    try:
+        raw = path.read_bytes()[:25_000]
+    except FileNotFoundError:
+        return []
+    keys = []
+    for line in raw.decode("utf-8", errors="ignore").splitlines()[:200]:
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        text = text.split(" — ", 1)[1] if " — " in text else text.lstrip("-*+ ")
+        if found := key(text):
+            keys.append(found)
+    return keys
 
 
 def compact(k: Kenning, session_id: str, note: str | None) -> Memory:
@@ -374,10 +406,22 @@ class SessionService:
         return out
 
     def briefing(self, k: int = 5, max_chars: int = 2400) -> str:
-        """The latest checkpoint and the ``k`` best memories of this project (live confidence,
-        PageRank, recency) still current (a superseded one is never briefed), as markdown cut
-        at whole lines to ``max_chars``; "" if none."""
+        """The session-start briefing as markdown, cut at whole lines to ``max_chars``; "" if
+        there is nothing to say (``brief`` says what goes in it)."""
+        return self.brief(k, max_chars)[0]
+
+    def brief(self, k: int = 5, max_chars: int = 2400, exclude: Collection[str] = ()
+              ) -> tuple[str, list[Memory]]:
+        """The briefing and the memories it shows: the latest checkpoint; the rules in force
+        for this project (every current preference and pattern, most trusted first), whatever
+        a prompt will be about; then the ``k`` best other memories in force (live confidence,
+        PageRank, recency). Never a superseded or failed memory, a record of a session, or a
+        memory whose line is in ``exclude`` (``seen.key`` of each line the model already has,
+        e.g. from MEMORY.md)."""
+        from kenning.hooks.seen import key
+
         k = v.positive_int(k, "k", 100)
+        now = self.clock()
         lines: list[str] = []
         checkpoint = self.store.list(Filters(project=self.project,
                                              types=(MemoryType.CHECKPOINT,)), limit=1)
@@ -385,26 +429,41 @@ class SessionService:
             c = checkpoint[0]
             lines.append(f"Last checkpoint ({iso(c.created_at)[:16]}): {c.summary} (id {c.id})")
         scores = self.store.graph_scores()
-        pool = self.store.list(Filters(project=self.project), limit=2000)
-        now = self.clock()
-        chosen = sorted(
-            (self.live(m, now) for m in pool
-             if m.type is not MemoryType.CHECKPOINT and m.current_at(now)
-             and not record(m.type.value, m.topic)),
+        pool = [self.live(m, now) for m in self.store.list(Filters(project=self.project),
+                                                            limit=2000)
+                if m.type is not MemoryType.CHECKPOINT and m.current_at(now)
+                and not record(m.type.value, m.topic) and m.outcome is not OutcomeStatus.FAILED
+                and key(m.summary) not in exclude]
+        standing = sorted((m for m in pool if m.type in _STANDING),
+                          key=lambda m: (-m.confidence, -m.created_at))
+        others = sorted(
+            (m for m in pool if m.type not in _STANDING),
             key=lambda m: -(m.confidence + 2.0 * scores.get(m.id, (0.0, 0))[0]
-                            + 0.2 * recency(m.created_at, now)),
-        )[:k]
-        if chosen:
+                            + 0.2 * recency(m.created_at, now)))[:k]
+        if standing:
+            lines.append("Rules in force for this project:")
+            lines += [f"- {m.summary} (id {m.id})" for m in standing]
+        if others:
             lines.append("Key memories for this project:")
-            lines += [f"- [{m.type.value}] {m.summary} (id {m.id})" for m in chosen]
+            lines += [f"- [{m.type.value}] {m.summary} (id {m.id})" for m in others]
+        by_line = {f"- {m.summary} (id {m.id})": m for m in standing}
+        by_line.update({f"- [{m.type.value}] {m.summary} (id {m.id})": m for m in others})
+        head = "Kenning memory briefing (details: kenning MCP tools `get`, `why`):\n"
+        if checkpoint:
+            by_line[lines[0]] = checkpoint[0]
         text = ""
+        briefed: list[Memory] = []
         for line in lines:
-            if len(text) + len(line) + 1 > max_chars:
+            if len(head) + len(text) + len(line) + 1 > max_chars:
+                if line.startswith("- "):
+                    continue  # a shorter line further on may still fit
                 break
             text += line + "\n"
-        if not text:
-            return ""
-        return "Kenning memory briefing (details: kenning MCP tools `get`, `why`):\n" + text
+            if line in by_line:
+                briefed.append(by_line[line])
+        if not briefed:
+            return "", []
+        return head + text, briefed
 
     def checkpoint(self, session_id: str, note: str | None = None) -> Memory:
         """Remember a summary of a session so far (files edited, commands and failures,

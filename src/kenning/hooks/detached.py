@@ -86,6 +86,8 @@ def run_pending(location: str) -> int:
     holds it); how many ran. A request that fails is logged and removed: its session end ran
     as far as it could, and trying it forever would block the others."""
     from kenning.filelock import DirLock
+    from kenning.hooks import seen
+    from kenning.times import now_ms
 
     lock = DirLock(lean.journal_dir(location), LOCK)
     lock.acquire(None)
@@ -94,6 +96,7 @@ def run_pending(location: str) -> int:
         while True:
             todo = pending(location)
             if not todo:
+                seen.prune(lean.journal_dir(location), now_ms())
                 return done
             for path in todo:
                 _run_one(location, path)

@@ -3,7 +3,12 @@ prompt words that explain the match."""
 
 from kenning import learning
 from kenning import weights as W
+from kenning.hooks.seen import key as seen_key
 from kenning.words import query_terms
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the prompt hook never imports collections
+    from collections.abc import Collection
 
 _OUTCOME = dict(W.OUTCOME_FACTOR)
 
@@ -62,7 +67,8 @@ def matching_rows(rows: list[tuple], asked: list[str]) -> list[tuple]:
 
 
 def best_rows(rows: list[tuple], now_ms: int, k: int,
-              min_confidence: float = 0.0) -> list[dict[str, object]]:
+              min_confidence: float = 0.0, seen: "Collection[str]" = ()
+              ) -> list[dict[str, object]]:
     """The top ``k`` of a store's candidate rows: (id, type, topic, summary, confidence, created,
     updated, accessed, outcome, keyword score (higher is better), PageRank or None, valid_to),
     keyword scores taken relative to the best. Both store fallbacks (SQLite, PostgreSQL) use it."""
@@ -75,7 +81,7 @@ def best_rows(rows: list[tuple], now_ms: int, k: int,
             (float(s) / top) if top > 0 else 1.0, pr or 0.0, valid_to, now_ms,
             graph=graph, min_confidence=min_confidence)
         for (mid, mtype, topic, summary, conf, created, updated, accessed, outcome, s, pr,
-             valid_to) in rows], k)
+             valid_to) in rows], k, seen)
 
 
 MAX_EPISODES = 1  # records (kept user turns, session summaries) shown per prompt, at most
@@ -96,20 +102,34 @@ def matches_enough(mtype: str, topic: str | None, matched: int, asked: int) -> b
     return matched >= 1
 
 
-def best(hits: list[dict[str, object] | None], k: int) -> list[dict[str, object]]:
-    """The top ``k`` scored hits, ties by id; at most ``MAX_EPISODES`` of them kept user turns,
-    so what was said verbatim never crowds out what was learned."""
+def best(hits: list[dict[str, object] | None], k: int, seen: "Collection[str]" = ()
+         ) -> list[dict[str, object]]:
+    """The top ``k`` scored hits, ties by id; at most ``MAX_EPISODES`` of them records, so what
+    was said verbatim never crowds out what was learned; no two with the same line. A hit the
+    model was already shown in this conversation (its id or its line's key in ``seen``) does
+    not count towards ``k``: it comes back marked ``"seen": True``, for the journal (it bears on
+    this prompt, so what follows judges it) but not for the model."""
     kept = [h for h in hits if h is not None]
     kept.sort(key=lambda h: (-h["score"], h["id"]))  # type: ignore[operator]
     out: list[dict[str, object]] = []
-    episodes = 0
+    lines: set[str] = set()
+    episodes = fresh = 0
     for h in kept:
+        line = seen_key(str(h["summary"]))
+        if line in lines:
+            continue
+        lines.add(line)
+        if h["id"] in seen or line in seen:
+            if len(out) - fresh < k:
+                out.append({**h, "seen": True})
+            continue
         if W.record(str(h["type"]), h["topic"]):  # type: ignore[arg-type]
             if episodes >= MAX_EPISODES:
                 continue
             episodes += 1
         out.append(h)
-        if len(out) == k:
+        fresh += 1
+        if fresh == k:
             break
     return out
 
@@ -121,11 +141,14 @@ def matched_terms(prompt: str, hits: list[dict[str, object]]) -> list[str]:
     return [t for t in query_terms(prompt[:PROMPT_CHARS], MAX_TERMS) if t in text][:8]
 
 
-def render(hits: list[dict[str, object]], max_chars: int) -> tuple[str, int]:
-    """Compact markdown, one line per memory with its id, cut to ``max_chars`` in whole lines;
-    and how many memories it shows."""
+def render(hits: list[dict[str, object]], max_chars: int
+           ) -> tuple[str, list[dict[str, object]]]:
+    """Compact markdown, one line per memory with its id, cut to ``max_chars`` in whole lines
+    (hits marked ``seen`` left out); and the hits it shows."""
+    shown: list[dict[str, object]] = []
+    hits = [h for h in hits if not h.get("seen")]
     if not hits:
-        return "", 0
+        return "", shown
     head = ("Kenning memory: what this project learned that bears on this prompt "
             "(ids work with the kenning MCP tools `get` and `why`):")
     lines = [head]
@@ -139,5 +162,6 @@ def render(hits: list[dict[str, object]], max_chars: int) -> tuple[str, int]:
         if size + 1 + len(line) > max_chars:
             break
         lines.append(line)
+        shown.append(h)
         size += 1 + len(line)
-    return ("\n".join(lines), len(lines) - 1) if len(lines) > 1 else ("", 0)
+    return ("\n".join(lines), shown) if shown else ("", shown)

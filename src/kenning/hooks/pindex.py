@@ -11,6 +11,10 @@ from kenning.places import lean
 from kenning.promptindex import format as F
 from kenning.words import query_terms
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the prompt hook never imports collections
+    from collections.abc import Collection
+
 FILE = "prompt-index.bin"
 
 
@@ -42,7 +46,7 @@ def load(path: str, location: str) -> mmap.mmap | None:
 
 
 def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int = 5,
-         min_confidence: float = 0.0) -> list[dict[str, object]]:
+         min_confidence: float = 0.0, seen: "Collection[str]" = ()) -> list[dict[str, object]]:
     """The same contract as ``kenning.hooks.context.rank``, over the index."""
     head = _struct.unpack_from(F.HEADER, data, 0)
     n_mem, slots, table_off, post_off, mem_off = head[2], head[3], head[6], head[7], head[8]
@@ -92,4 +96,4 @@ def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int
                                accessed or None, outcome or None, scores[mem] / top,
                                pr, valid_to if flags & F.ENDS else None, now_ms, graph=True,
                                min_confidence=min_confidence))
-    return inject.best(hits, k)
+    return inject.best(hits, k, seen)

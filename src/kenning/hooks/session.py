@@ -51,10 +51,13 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
             log_as="hook SessionStart")
     finally:
         k.close()
-    from kenning.hooks import detached
+    from kenning.hooks import detached, seen
 
     if detached.pending(location):  # a session end whose worker was killed: finish it
         detached.spawn(location)
+    # what the conversation now holds (a compaction starts it anew): prompts leave it out
+    seen.write(seen.path(lean.journal_dir(location), str(payload.get("session_id") or "")),
+               report.shown, append=False)
     journal.append(lean.journal_dir(location), [{
         "id": journal.new_event_id(now_ms), "session_id": str(payload.get("session_id") or ""),
         "project": project, "at_ms": now_ms, "kind": "start",
