@@ -429,38 +429,45 @@ class SessionService:
             c = checkpoint[0]
             lines.append(f"Last checkpoint ({iso(c.created_at)[:16]}): {c.summary} (id {c.id})")
         scores = self.store.graph_scores()
-        pool = [self.live(m, now) for m in self.store.list(Filters(project=self.project),
-                                                            limit=2000)
-                if m.type is not MemoryType.CHECKPOINT and m.current_at(now)
+        # the standing kinds whole (a project has tens of rules), the rest from its newest
+        rest = tuple(t for t in MemoryType if t not in _STANDING and t is not MemoryType.CHECKPOINT)
+        found = self.store.list(Filters(project=self.project, types=_STANDING), limit=300) \
+            + self.store.list(Filters(project=self.project, types=rest), limit=500)
+        pool = [self.live(m, now) for m in found
+                if m.current_at(now)
                 and not record(m.type.value, m.topic) and m.outcome is not OutcomeStatus.FAILED
-                and key(m.summary) not in exclude]
+                and (not exclude or key(m.summary) not in exclude)]
         standing = sorted((m for m in pool if m.type in _STANDING),
                           key=lambda m: (-m.confidence, -m.created_at))
         others = sorted(
             (m for m in pool if m.type not in _STANDING),
             key=lambda m: -(m.confidence + 2.0 * scores.get(m.id, (0.0, 0))[0]
                             + 0.2 * recency(m.created_at, now)))[:k]
-        if standing:
-            lines.append("Rules in force for this project:")
-            lines += [f"- {m.summary} (id {m.id})" for m in standing]
-        if others:
-            lines.append("Key memories for this project:")
-            lines += [f"- [{m.type.value}] {m.summary} (id {m.id})" for m in others]
-        by_line = {f"- {m.summary} (id {m.id})": m for m in standing}
-        by_line.update({f"- [{m.type.value}] {m.summary} (id {m.id})": m for m in others})
         head = "Kenning memory briefing (details: kenning MCP tools `get`, `why`):\n"
-        if checkpoint:
-            by_line[lines[0]] = checkpoint[0]
         text = ""
         briefed: list[Memory] = []
-        for line in lines:
-            if len(head) + len(text) + len(line) + 1 > max_chars:
-                if line.startswith("- "):
-                    continue  # a shorter line further on may still fit
-                break
-            text += line + "\n"
-            if line in by_line:
-                briefed.append(by_line[line])
+
+        def section(title: str | None, items: list[tuple[str, Memory]], limit: int) -> None:
+            """Add whole lines while they fit under ``limit`` characters (a shorter line further
+            on may still fit); the title only above a line that fits."""
+            nonlocal text
+            for line, m in items:
+                cost = len(line) + 1 + (len(title) + 1 if title else 0)
+                if len(head) + len(text) + cost > limit:
+                    continue
+                if title:
+                    text += title + "\n"
+                    title = None
+                text += line + "\n"
+                briefed.append(m)
+
+        if checkpoint:
+            section(None, [(lines[0], checkpoint[0])], max_chars)
+        # the rules take up to two thirds, so the rest of what matters still has room
+        section("Rules in force for this project:",
+                [(f"- {m.summary} (id {m.id})", m) for m in standing], max_chars * 2 // 3)
+        section("Key memories for this project:",
+                [(f"- [{m.type.value}] {m.summary} (id {m.id})", m) for m in others], max_chars)
         if not briefed:
             return "", []
         return head + text, briefed

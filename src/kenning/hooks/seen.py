@@ -24,7 +24,7 @@ def key(text: str) -> str:
     """A line's identity: its first ``KEY_WORDS`` words, lower-cased, punctuation dropped."""
     out: list[str] = []
     word: list[str] = []
-    for ch in text.lower():
+    for ch in text[:40 * KEY_WORDS].lower():
         if ch.isalnum():
             word.append(ch)
         elif word:
