@@ -88,3 +88,30 @@ def test_what_memory_md_holds_is_not_injected_again(env, project) -> None:
     brief = _start(env, project, "s-1")
     assert LEDGER not in brief  # the client loads MEMORY.md itself
     assert _ask(env, project, "s-1", "which isolation does the billing ledger use?") == ""
+
+
+def test_the_best_match_brings_its_detail_within_the_budget(env, project) -> None:
+    """A decision whose one line is already known arrives with what it says beyond it (the why,
+    how to apply it), weaker matches as one line, never past the budget."""
+    why = ("Why: two workers charged the same invoice in March. How to apply: open ledger "
+           "transactions with ledger.db.serializable() and retry on SerializationFailure.")
+    with _store(env, project) as k:
+        decision = k.remember(f"{LEDGER}. {why}", summary=LEDGER, type="decision",
+                              topic="ledger_db")
+        for i in range(12):
+            k.remember(f"Ledger report {i} lists the daily billing totals by currency "
+                       f"{'and region ' * i}", type="context")
+        k.build_prompt_index()
+    text = _ask(env, project, "s-1", "how should the billing ledger isolate concurrent writes?")
+    lines = text.splitlines()
+    first = lines.index(next(ln for ln in lines if decision.id in ln))
+    assert lines[first + 1].startswith("  Why: two workers charged")  # its detail, indented
+    assert "serializable()" in lines[first + 1]
+    assert len(text) <= 1500 and sum(ln.startswith("  ") for ln in lines) <= 2
+    small = dict(env, KENNING_HOOKS_MAX_CHARS="600")
+    tight = context_of(hook("UserPromptSubmit", payload(
+        "UserPromptSubmit", project, session_id="s-2",
+        prompt="how should the billing ledger isolate concurrent writes?"), small))
+    assert decision.id in tight and len(tight) <= 600
+    last = tight.splitlines()[-1]
+    assert last.startswith("(+") and "more" in last  # more exists, said in one line

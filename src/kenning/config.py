@@ -14,7 +14,8 @@ DEFAULTS: dict[str, dict[str, object]] = {
     "hooks": {
         "enabled": True,
         "top_k": 5,  # memories injected per prompt
-        "max_chars": 2400,  # about 600 tokens of injected context per prompt
+        "max_chars": 1500,  # about 375 tokens of injected context per prompt, at most
+        "briefing_max_chars": 2400,  # the session-start briefing, at most
         "min_confidence": 0.0,  # memories below this are never injected
         "record_tools": True,  # journal edits, commands and their outcomes
         "briefing_k": 5,  # memories in the session-start briefing

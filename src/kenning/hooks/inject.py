@@ -22,7 +22,7 @@ COMMON_FROM = 2000
 def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence: float,
         created: int, updated: int, accessed: int | None, outcome: str | None,
         relevance: float, pagerank: float, valid_to: int | None, now_ms: int, *, graph: bool,
-        min_confidence: float = 0.0) -> dict[str, object] | None:
+        min_confidence: float = 0.0, detail: str = "") -> dict[str, object] | None:
     """One candidate scored as ``kenning.ranking.final_scores`` scores it (keyword relevance,
     decayed confidence, recency, PageRank, outcome), with its parts; None when its confidence
     is below ``min_confidence`` or a successor superseded it by ``now_ms``: the model is never
@@ -45,6 +45,7 @@ def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence
     return {
         "id": mid, "type": mtype, "topic": topic or None, "summary": summary,
         "confidence": round(confidence, 3), "outcome": outcome or None, "score": round(score, 4),
+        "detail": detail,
         "parts": {"keyword": round(relevance, 4), "confidence": round(confidence, 3),
                   "recency": round(rec, 3), "pagerank": round(pagerank, 4), "outcome": out_f,
                   "episode": said},
@@ -53,8 +54,8 @@ def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence
 
 def matching_rows(rows: list[tuple], asked: list[str]) -> list[tuple]:
     """The store fallbacks' candidate rows (as ``best_rows`` takes them, plus content and tags
-    at the end) that share enough of the prompt's words (``asked``) to be shown, without those
-    two extra columns."""
+    at the end) that share enough of the prompt's words (``asked``) to be shown, as
+    ``best_rows`` takes them: the content turned into the memory's detail, the tags dropped."""
     from kenning.promptindex import format as F
 
     wanted = {F.stem(t) for t in asked}
@@ -62,7 +63,7 @@ def matching_rows(rows: list[tuple], asked: list[str]) -> list[tuple]:
     for r in rows:
         have = set(F.terms_of(f"{r[2] or ''} {r[3]} {r[12]} {r[13]}"))
         if matches_enough(r[1], r[2], len(wanted & have), len(asked)):
-            kept.append(tuple(r[:12]))
+            kept.append((*r[:12], F.detail_of(str(r[3]), str(r[12] or ""))))
     return kept
 
 
@@ -70,8 +71,9 @@ def best_rows(rows: list[tuple], now_ms: int, k: int,
               min_confidence: float = 0.0, seen: "Collection[str]" = ()
               ) -> list[dict[str, object]]:
     """The top ``k`` of a store's candidate rows: (id, type, topic, summary, confidence, created,
-    updated, accessed, outcome, keyword score (higher is better), PageRank or None, valid_to),
-    keyword scores taken relative to the best. Both store fallbacks (SQLite, PostgreSQL) use it."""
+    updated, accessed, outcome, keyword score (higher is better), PageRank or None, valid_to,
+    detail), keyword scores taken relative to the best. Both store fallbacks (SQLite,
+    PostgreSQL) use it."""
     if not rows:
         return []
     top = max(float(r[9]) for r in rows)
@@ -79,9 +81,9 @@ def best_rows(rows: list[tuple], now_ms: int, k: int,
     return best([
         hit(mid, mtype, topic, summary, conf, created, updated, accessed, outcome,
             (float(s) / top) if top > 0 else 1.0, pr or 0.0, valid_to, now_ms,
-            graph=graph, min_confidence=min_confidence)
+            graph=graph, min_confidence=min_confidence, detail=detail)
         for (mid, mtype, topic, summary, conf, created, updated, accessed, outcome, s, pr,
-             valid_to) in rows], k, seen)
+             valid_to, detail) in rows], k, seen)
 
 
 MAX_EPISODES = 1  # records (kept user turns, session summaries) shown per prompt, at most
@@ -141,10 +143,15 @@ def matched_terms(prompt: str, hits: list[dict[str, object]]) -> list[str]:
     return [t for t in query_terms(prompt[:PROMPT_CHARS], MAX_TERMS) if t in text][:8]
 
 
+DETAILED = 2  # the best matches shown with their detail (the why, the fix, the command)
+
+
 def render(hits: list[dict[str, object]], max_chars: int
            ) -> tuple[str, list[dict[str, object]]]:
-    """Compact markdown, one line per memory with its id, cut to ``max_chars`` in whole lines
-    (hits marked ``seen`` left out); and the hits it shows."""
+    """Compact markdown within ``max_chars``: the best matches (up to ``DETAILED`` of them, at
+    least half as relevant as the best) with their detail on an indented line, the rest one line
+    each, every one with its id for the MCP tools; hits marked ``seen`` left out. When some do
+    not fit, one short line says how many more there are. Returns the text and the hits shown."""
     shown: list[dict[str, object]] = []
     hits = [h for h in hits if not h.get("seen")]
     if not hits:
@@ -153,15 +160,30 @@ def render(hits: list[dict[str, object]], max_chars: int
             "(ids work with the kenning MCP tools `get` and `why`):")
     lines = [head]
     size = len(head)
-    for h in hits:
-        label = str(h["type"]) + (f" · {h['topic']}" if h["topic"] else "")
-        if W.episodic(str(h["type"]), h["topic"]):  # type: ignore[arg-type]
-            label = "the user said earlier"
+    best_score = float(hits[0]["score"])  # type: ignore[arg-type]
+    left = 0
+    for n, h in enumerate(hits):
+        said = W.episodic(str(h["type"]), h["topic"])  # type: ignore[arg-type]
+        label = "the user said earlier" if said else (
+            str(h["type"]) + (f" · {h['topic']}" if h["topic"] else ""))
         extra = f"; outcome {h['outcome']}" if h["outcome"] else ""
         line = f"- [{label}] {h['summary']} (id {h['id']}{extra})"
-        if size + 1 + len(line) > max_chars:
+        detail = str(h.get("detail") or "")
+        if (detail and not said and len(shown) < DETAILED
+                and float(h["score"]) >= 0.5 * best_score  # type: ignore[arg-type]
+                and size + 2 + len(line) + len(detail) + 3 <= max_chars - MORE_RESERVE):
+            line += "\n  " + detail
+        if size + 1 + len(line) > max_chars - (MORE_RESERVE if n + 1 < len(hits) else 0):
+            left = len(hits) - n
             break
         lines.append(line)
         shown.append(h)
         size += 1 + len(line)
-    return ("\n".join(lines), shown) if shown else ("", shown)
+    if not shown:
+        return "", shown
+    if left:
+        lines.append(f"(+{left} more: `recall`)")
+    return "\n".join(lines), shown
+
+
+MORE_RESERVE = 24  # room kept for the "(+N more: `recall`)" line

@@ -47,7 +47,7 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
         report = k.start_session(
             Path(root) if root else None, _auto_options(settings),
             briefing_k=int(settings["briefing_k"]),  # type: ignore[call-overload]
-            max_chars=int(settings["max_chars"]),  # type: ignore[call-overload]
+            max_chars=int(settings["briefing_max_chars"]),  # type: ignore[call-overload]
             log_as="hook SessionStart")
     finally:
         k.close()
