@@ -59,3 +59,21 @@ def test_a_stated_convention_and_its_change_reach_the_agent_current(env, project
     context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "Use bun instead of pnpm" in context
     assert "Use pnpm for installing packages" not in context
+
+
+def test_a_commit_that_replaces_a_tool_supersedes_the_rule_it_changes(env, project) -> None:
+    import subprocess
+
+    _end(env, project, "s-1", "one thing: we log through structlog here, "
+         "`log = structlog.get_logger()` at the top of the module and key=value events.")
+    (project / "app.py").write_text("import logging\nlogger = logging.getLogger(__name__)\n")
+    git = ["git", "-C", str(project), "-c", "user.name=Dev", "-c", "user.email=d@example.com"]
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "Replace structlog with stdlib logging"], check=True)
+    _end(env, project, "s-2", "thanks, ship it")
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        [old] = [m for m in k.list(limit=None, types="preference") if "structlog" in m.summary]
+        [commit] = [m for m in k.list(limit=None, types="decision")
+                    if m.summary.startswith("Replace structlog")]
+        assert old.superseded_by == commit.id and not old.current_at(k.clock())
