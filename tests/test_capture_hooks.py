@@ -77,3 +77,23 @@ def test_a_commit_that_replaces_a_tool_supersedes_the_rule_it_changes(env, proje
         [commit] = [m for m in k.list(limit=None, types="decision")
                     if m.summary.startswith("Replace structlog")]
         assert old.superseded_by == commit.id and not old.current_at(k.clock())
+
+
+def test_a_check_command_in_a_new_spelling_replaces_the_old_one(env, project) -> None:
+    """The project moved from npm to pnpm: once `pnpm test` works, `npm test` is no longer the
+    project's test command (an unrelated command of another kind stays)."""
+    for session, commands in (("s-1", ["npm test", "npm run lint"]), ("s-2", ["pnpm test"])):
+        t = TranscriptWriter(cwd=str(project), session=session)
+        t.user("run the checks please")
+        for command in commands:
+            t.bash(command, "Tests: 12 passed, 12 total\n" if "test" in command else "ok\n")
+        t.say("All green.")
+        path = t.write(project / f"{session}.jsonl")
+        done = hook("SessionEnd", payload("SessionEnd", project, session_id=session,
+                                          transcript_path=str(path), reason="other"), env)
+        assert done.returncode == 0
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        by = {m.metadata.get("command"): m for m in k.list(limit=None, types="pattern")}
+        assert by["npm test"].superseded_by == by["pnpm test"].id
+        assert by["pnpm test"].current_at(k.clock()) and by["npm run lint"].current_at(k.clock())

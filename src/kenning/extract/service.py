@@ -133,6 +133,8 @@ class ExtractionService:
         recurred = [m.id for m in map(self.add_evidence, cands) if m is not None] \
             if apply else []
         replaced = self.supersede_changed(fresh, applied[: len(fresh)]) if apply else []
+        if apply:
+            replaced += self.supersede_commands(fresh, applied[: len(fresh)])
         kept: list[Memory] = []
         if apply and tr is not None and episodes is not None and episodes.keep:
             kept = self._remember_many(episode_items(
@@ -158,6 +160,34 @@ class ExtractionService:
         drop = prune_plan(((m.id, m.created_at) for m in stored
                            if episodic(m.type.value, m.topic)), now_ms, options)
         return sum(1 for mid in drop if self.store.delete(mid))
+
+    def supersede_commands(self, fresh: list[Any], applied: list[Memory]
+                           ) -> list[dict[str, str]]:
+        """A project check command that now works in another spelling of the same task (``pnpm
+        test`` after ``npm test``: sibling tools, same sub-command) replaces the one stored
+        before; ``{"new": id, "old": id}`` per replacement."""
+        from kenning.extract.candidates import command_key, same_task
+
+        if self._supersede is None:
+            return []
+        new_ones = [(str(c.extra["command"]), m) for c, m in zip(fresh, applied, strict=False)
+                    if m.is_new and c.kind == "pattern" and c.extra.get("command")]
+        if not new_ones:
+            return []
+        pool = [m for m in self.store.list(Filters(project=self.project,
+                                                   types=(MemoryType.PATTERN,)), limit=500)
+                if m.valid_to is None and isinstance(m.metadata.get("command"), str)]
+        out: list[dict[str, str]] = []
+        for command, new in new_ones:
+            key = command_key(command)
+            for old in pool:
+                before = str(old.metadata["command"])
+                if (old.id == new.id or before == command or old.created_at > new.created_at
+                        or not same_task(key, command_key(before))):
+                    continue
+                self._supersede(new.id, old.id, f"the project now runs `{command}`")
+                out.append({"new": new.id, "old": old.id})
+        return out
 
     def supersede_changed(self, fresh: list[Any], applied: list[Memory]
                           ) -> list[dict[str, str]]:
