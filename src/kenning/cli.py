@@ -561,7 +561,12 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
             ("redactions", str(s["redactions"])),
             ("hooks", f"journal {s['hooks']['journal_pending_bytes']:,} bytes waiting; prompt "
                       f"index {s['hooks']['prompt_index']}; last session "
-                      f"{s['hooks']['last_session_event'] or 'never'}"),
+                      f"{s['hooks']['last_session_event'] or 'never'}; session ends queued "
+                      f"{s['hooks']['session_ends_pending']}"),
+            ("injections", (lambda u: f"{u['memories_shown']} memories shown to prompts, "
+                            f"{u['memories_used']} of them used; use rate {u['use_rate']:.0%}; "
+                            f"{u['shown_often_never_used']} shown often and never used (ranked "
+                            "down)")(s["hooks"]["injection_use"])),
             *([("quarantine", f"{held['events']} journal events set aside in {held['path']}; "
                               f"newest: {held['newest_error']}")] if held["events"] else []),
             ("error log", s["error_log"]),

@@ -504,7 +504,8 @@ class Kenning:
     def _status(self) -> StatusService:
         """What ``kenning doctor`` reports."""
         return StatusService(store=self.store, project=self.project, embedder=self.embedder,
-                             journal_dir=self.journal_dir)
+                             journal_dir=self.journal_dir,
+                             use_rates=lambda: self._sessions().use_rates())
 
     def status(self) -> dict[str, Any]:
         """What ``kenning doctor`` prints: where, what version, which embedder, how much."""

@@ -24,6 +24,7 @@ from kenning.filelock import DirLock
 from kenning.models import Filters, MemoryType, OutcomeStatus, SessionEvent, iso
 from kenning.ranking import recency
 from kenning.sessions import Trajectory, trajectories
+from kenning.usage import injection_factor
 from kenning.weights import record
 
 if TYPE_CHECKING:
@@ -365,6 +366,9 @@ class SessionService:
         applied = self.store.adjust_confidence(changes, now) if changes else {}
         if used:
             self.store.record_access(used, now, f"used in session {session_id[:8]}")
+            self.store.add_session_events([  # what the prompt index's use rates count
+                SessionEvent(f"used:{session_id}:{mid}", session_id, self.project, now, "used",
+                             {"memory_id": mid}) for mid in used])
         return {"session_id": session_id, "trajectories": len(trajs), "judged": judged,
                 "adjusted": applied, "used": used}
 
@@ -385,20 +389,25 @@ class SessionService:
 
     def injections(self, limit: int = 50) -> list[dict[str, Any]]:
         """The prompt hook's recent injections in this project, newest first, with each
-        memory's summary (or "(forgotten)") and its score parts."""
+        memory's summary (or "(forgotten)"), its score parts, whether the conversation had it
+        already, and its use rate (sessions shown, sessions that acted on it)."""
         events = self.store.session_events(kinds=["injected"], project=self.project,
                                            limit=v.positive_int(limit, "limit", 10_000),
                                            newest_first=True)
         ids = {str(m["id"]) for e in events for m in e.data.get("memories", [])}
         known = self.store.get_many(sorted(ids))
+        rates = self.use_rates()
         out = []
         for e in events:
             shown = []
             for m in e.data.get("memories", []):
                 mem = known.get(str(m["id"]))
+                sessions, used = rates.get(str(m["id"]), (0, 0))
                 shown.append({"id": m["id"], "summary": mem.summary if mem else "(forgotten)",
                               "type": mem.type.value if mem else None,
-                              "score": m.get("score"), "parts": m.get("parts", {})})
+                              "score": m.get("score"), "parts": m.get("parts", {}),
+                              "seen_before": bool(m.get("seen")),
+                              "shown_sessions": sessions, "used_sessions": used})
             out.append({"at": iso(e.at_ms), "event": "UserPromptSubmit",
                         "session_id": e.session_id,
                         "prompt": "matched: " + ", ".join(e.data.get("matched", [])),
@@ -494,6 +503,19 @@ class SessionService:
         return self.remember("\n".join(parts), type="checkpoint", source=f"session:{session_id}",
                              metadata={"session_id": session_id, "files": files[-50:]})
 
+    def use_rates(self, limit: int = 20_000) -> dict[str, tuple[int, int]]:
+        """Per memory, ``(sessions whose prompts were shown it, sessions that used it)``, from
+        the newest ``limit`` injection and use events (``kenning.usage.use_counts``)."""
+        from kenning.usage import use_counts
+
+        events = self.store.session_events(kinds=["injected", "used"], limit=limit,
+                                           newest_first=True)
+        return use_counts(
+            ((e.session_id, [str(m["id"]) for m in e.data.get("memories", [])
+                             if isinstance(m, dict) and m.get("id") and not m.get("seen")])
+             for e in events if e.kind == "injected" and e.data.get("channel") is None),
+            ((e.session_id, str(e.data.get("memory_id"))) for e in events if e.kind == "used"))
+
     def build_prompt_index(self, *, force: bool = True) -> dict[str, Any]:
         """Write the per-prompt hook's index file atomically from every memory, its PageRank
         and when a successor superseded it; unless ``force``, keep a SQLite store's index that
@@ -513,12 +535,14 @@ class SessionService:
         version = read_version(version_file(location))
         memories = self.store.list(Filters(), limit=None, newest_first=False)
         scores = self.store.graph_scores()
+        uses = self.use_rates()
         data = promptindex.build(
             (promptindex.Entry(
                 id=m.id, project=m.project, scope=m.scope.value, type=m.type.value,
                 topic=m.topic, summary=m.summary, content=m.content, tags=m.tags,
                 outcome=m.outcome.value if m.outcome else None, confidence=m.confidence,
-                pagerank=scores.get(m.id, (0.0, 0))[0], created_at=m.created_at,
+                pagerank=scores.get(m.id, (0.0, 0))[0],
+                use=injection_factor(*uses.get(m.id, (0, 0))), created_at=m.created_at,
                 updated_at=m.updated_at, last_accessed_at=m.last_accessed_at,
                 valid_to=m.valid_to) for m in memories),
             version, self.clock())

@@ -22,11 +22,14 @@ COMMON_FROM = 2000
 def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence: float,
         created: int, updated: int, accessed: int | None, outcome: str | None,
         relevance: float, pagerank: float, valid_to: int | None, now_ms: int, *, graph: bool,
-        min_confidence: float = 0.0, detail: str = "") -> dict[str, object] | None:
+        min_confidence: float = 0.0, detail: str = "", use: float = 1.0
+        ) -> dict[str, object] | None:
     """One candidate scored as ``kenning.ranking.final_scores`` scores it (keyword relevance,
     decayed confidence, recency, PageRank, outcome), with its parts; None when its confidence
     is below ``min_confidence`` or a successor superseded it by ``now_ms``: the model is never
-    shown a memory that stopped being true. Both prompt paths (index and store) use it."""
+    shown a memory that stopped being true. Both prompt paths (index and store) use it. ``use``
+    scales it by what earlier injections taught (``kenning.usage.injection_factor``, carried by
+    the prompt index; 1.0 on the store fallback and in recall, which never learned it)."""
     if W.superseded(valid_to, now_ms):
         return None
     confidence = learning.decayed(stored_confidence,
@@ -41,14 +44,14 @@ def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence
     if graph:
         score = W.GRAPH_ALPHA * score + (1 - W.GRAPH_ALPHA) * pagerank
     out_f = _OUTCOME.get(outcome, 1.0) if outcome else 1.0
-    score *= out_f
+    score *= out_f * use
     return {
         "id": mid, "type": mtype, "topic": topic or None, "summary": summary,
         "confidence": round(confidence, 3), "outcome": outcome or None, "score": round(score, 4),
         "detail": detail,
         "parts": {"keyword": round(relevance, 4), "confidence": round(confidence, 3),
                   "recency": round(rec, 3), "pagerank": round(pagerank, 4), "outcome": out_f,
-                  "episode": said},
+                  "episode": said, "use": round(use, 3)},
     }
 
 

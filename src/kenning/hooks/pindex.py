@@ -83,7 +83,7 @@ def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int
     hits = []
     for mem in head_ids:
         rel_off = _struct.unpack_from("<I", data, mem_off + 4 * mem)[0]
-        conf, pr, created, updated, accessed, valid_to, flags, size = _struct.unpack_from(
+        conf, pr, use, created, updated, accessed, valid_to, flags, size = _struct.unpack_from(
             F.RECORD, data, blob + rel_off)
         start = blob + rel_off + F.RECORD_SIZE
         mid, mproject, scope, mtype, topic, summary, outcome, detail = (
@@ -95,5 +95,5 @@ def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int
         hits.append(inject.hit(mid, mtype, topic, summary, conf, created, updated,
                                accessed or None, outcome or None, scores[mem] / top,
                                pr, valid_to if flags & F.ENDS else None, now_ms, graph=True,
-                               min_confidence=min_confidence, detail=detail))
+                               min_confidence=min_confidence, detail=detail, use=use))
     return inject.best(hits, k, seen)

@@ -4,7 +4,7 @@ and its reader in the prompt hook, which must import nothing heavier than this."
 from kenning.words import words
 
 MAGIC = b"KNPIDX01"
-VERSION = 3  # 3: each record carries its memory's detail
+VERSION = 3  # 3: each record carries its memory's detail and use factor
 # magic, format version, memories, table slots, the store's write marker when built (see
 # kenning.places.lean.version_file), built at, offsets of the term table, postings and memories
 HEADER = "<8sIII16sqqqq"
@@ -13,9 +13,9 @@ SLOT = "<QII"  # fnv64 of the term, postings offset, document frequency
 SLOT_SIZE = 16
 POSTING = "<If"  # memory number, BM25 weight (idf included)
 POSTING_SIZE = 8
-# confidence, pagerank, created, updated, accessed, valid to, flags, text length
-RECORD = "<ffqqqqBI"
-RECORD_SIZE = 4 + 4 + 8 * 4 + 1 + 4
+# confidence, pagerank, use factor, created, updated, accessed, valid to, flags, text length
+RECORD = "<fffqqqqBI"
+RECORD_SIZE = 4 * 3 + 8 * 4 + 1 + 4
 SEP = "\x1f"
 ENDS = 1  # flag: "valid to" holds when a successor superseded the memory
 FNV_OFFSET, FNV_PRIME, MASK = 0xCBF29CE484222325, 0x100000001B3, (1 << 64) - 1

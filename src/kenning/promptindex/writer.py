@@ -42,6 +42,7 @@ class Entry:
     outcome: str | None
     confidence: float
     pagerank: float
+    use: float  # what injecting it taught (kenning.usage.injection_factor)
     created_at: int
     updated_at: int
     last_accessed_at: int | None
@@ -93,7 +94,7 @@ def build(entries: Iterable[Entry], store_version: bytes, built_at: int) -> byte
                            e.outcome or "", F.detail_of(e.summary, e.content).replace(F.SEP, " ")
                            )).encode("utf-8")
         mem_offsets += struct.pack("<I", len(mem_blob))
-        mem_blob += RECORD.pack(e.confidence, e.pagerank, e.created_at, e.updated_at,
+        mem_blob += RECORD.pack(e.confidence, e.pagerank, e.use, e.created_at, e.updated_at,
                                 e.last_accessed_at or 0, e.valid_to or 0,
                                 F.ENDS if e.valid_to is not None else 0, len(record))
         mem_blob += record
