@@ -97,3 +97,28 @@ def test_a_check_command_in_a_new_spelling_replaces_the_old_one(env, project) ->
         by = {m.metadata.get("command"): m for m in k.list(limit=None, types="pattern")}
         assert by["npm test"].superseded_by == by["pnpm test"].id
         assert by["pnpm test"].current_at(k.clock()) and by["npm run lint"].current_at(k.clock())
+
+
+def test_a_stated_move_to_another_tool_retires_the_old_tools_command(env, project) -> None:
+    """"let's move to vitest ... and drop jest": the project's `npx jest` command is no longer
+    current; a command of another family (the type check) stays."""
+    for session, turns, commands in (
+            ("s-1", ["run the checks"], ["npx jest --coverage", "npx tsc --noEmit"]),
+            ("s-2", ["ok, I've had it with ts-jest. let's move to vitest: `npm test` should "
+                     "just be `vitest run`, and drop jest, ts-jest and @types/jest."], [])):
+        t = TranscriptWriter(cwd=str(project), session=session)
+        for text in turns:
+            t.user(text)
+        for command in commands:
+            t.bash(command, "Tests: 12 passed, 12 total\n")
+        t.say("Done.")
+        path = t.write(project / f"{session}.jsonl")
+        assert hook("SessionEnd", payload("SessionEnd", project, session_id=session,
+                                          transcript_path=str(path), reason="other"),
+                    env).returncode == 0
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        by = {m.metadata.get("command"): m for m in k.list(limit=None, types="pattern")}
+        [move] = [m for m in k.list(limit=None, types="decision") if "vitest" in m.summary]
+        assert by["npx jest --coverage"].superseded_by == move.id
+        assert by["npx tsc --noEmit"].current_at(k.clock())
