@@ -21,6 +21,8 @@ DECISION = ("The billing ledger uses PostgreSQL with SERIALIZABLE isolation to s
             "charges")
 S1, S2, S3 = ("aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-2222-4222-8222-222222222222",
               "cccccccc-3333-4333-8333-333333333333")
+WHY = ("Why: two workers charged one invoice twice in March; open ledger transactions with "
+       "ledger.db.serializable()")
 UPS = "UserPromptSubmit hook additional context:"
 AUTO_RECORD = "Ledger tests need the pg_advisory_lock fixture or they deadlock"
 
@@ -46,7 +48,8 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     init = subprocess.run([str(KENNING), "init"], cwd=project, env=env, capture_output=True,
                           text=True)
     assert init.returncode == 0, init.stderr
-    record = (f'{KENNING} remember "{DECISION}" --type decision --topic ledger_db')
+    record = (f'{KENNING} remember "{DECISION}. {WHY}" --summary "{DECISION}" --type decision '
+              "--topic ledger_db")
     scripts = {
         "one": [{"tool_use": {"name": "Bash", "input": {"command": record,
                                                          "description": "record the decision"}}},
@@ -96,6 +99,7 @@ def test_decision_from_session_one_is_injected_for_a_related_prompt(sessions) ->
     assert UPS in text
     injected = text.split(UPS, 1)[1][:2000]
     assert DECISION in injected and "Kenning memory" in injected
+    assert WHY in injected  # the best match brings its detail, not just its one line
 
 
 def test_nothing_is_injected_for_an_unrelated_prompt(sessions) -> None:

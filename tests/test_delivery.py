@@ -115,3 +115,22 @@ def test_the_best_match_brings_its_detail_within_the_budget(env, project) -> Non
     assert decision.id in tight and len(tight) <= 600
     last = tight.splitlines()[-1]
     assert last.startswith("(+") and "more" in last  # more exists, said in one line
+
+
+def test_a_known_line_comes_back_once_with_the_detail_it_lacked(env, project) -> None:
+    """MEMORY.md gave the decision's one line; a prompt it bears on gets its detail (once),
+    a memory whose line says it all is not repeated."""
+    why = "Why: two workers charged one invoice twice in March; use ledger.db.serializable()."
+    with _store(env, project) as k:
+        decision = k.remember(f"{LEDGER}. {why}", summary=LEDGER, type="decision")
+        plain = k.remember("Ledger isolation was raised after the March double-charge incident",
+                           type="insight")
+        k.build_prompt_index()
+    memdir = (Path(env["HOME"]) / ".claude" / "projects"
+              / project_key(str(project.resolve())) / "memory")
+    memdir.mkdir(parents=True, exist_ok=True)
+    (memdir / "MEMORY.md").write_text(f"# Notes\n- {LEDGER}\n- {plain.summary}\n")
+    _start(env, project, "s-1")
+    first = _ask(env, project, "s-1", "which isolation does the billing ledger use?")
+    assert decision.id in first and why in first and plain.id not in first
+    assert _ask(env, project, "s-1", "billing ledger isolation once more?") == ""

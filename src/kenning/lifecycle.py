@@ -94,12 +94,15 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
     if project_root is not None and options.enabled:
         _run(report, log_as, "auto_import", lambda: k.auto_import(project_root, options))
     _run(report, log_as, "prompt index", lambda: k.build_prompt_index(force=False))
+    from kenning.hooks.seen import key
+
     loaded: list[str] = []
     if project_root is not None and options.enabled:
         loaded = _run(report, log_as, "memory keys",
                       lambda: memory_md_keys(k.auto_memory_dir(project_root) / "MEMORY.md")) or []
     report.briefing, briefed = k._sessions().brief(briefing_k, max_chars, set(loaded))
-    report.shown = loaded + [m.id for m in briefed]
+    # by line, not id: a briefed memory's detail may still come with a prompt it bears on
+    report.shown = loaded + [key(m.summary) for m in briefed]
     return report
 
 

@@ -118,7 +118,9 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
             conn.close()  # type: ignore[attr-defined]
     text, shown = inject.render(hits, int(settings["max_chars"]))  # type: ignore[call-overload]
     # what bears on the prompt, shown now or earlier in the conversation (learning judges both)
-    relevant = shown + [h for h in hits if h.get("seen")]
+    had = [h for h in hits if (h.get("seen") or h.get("known_line"))
+           and not any(h is s for s in shown)]
+    relevant = shown + had
     if not relevant:
         return ""
     seen.write(seen_file, [str(h["id"]) for h in shown], append=True)
@@ -126,8 +128,9 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
         "prompt_id": payload.get("prompt_id") if isinstance(payload.get("prompt_id"), str)
         else None,
         "matched": inject.matched_terms(prompt, relevant),
-        "memories": [{"id": h["id"], "score": h["score"], "parts": h["parts"],
-                      **({"seen": True} if h.get("seen") else {})} for h in relevant],
+        "memories": [{"id": h["id"], "score": h["score"], "parts": h["parts"]} for h in shown]
+        + [{"id": h["id"], "score": h["score"], "parts": h["parts"], "seen": True}
+           for h in had],
     })])
     if not shown:
         return ""

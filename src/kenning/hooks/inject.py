@@ -113,21 +113,31 @@ def best(hits: list[dict[str, object] | None], k: int, seen: "Collection[str]" =
     was said verbatim never crowds out what was learned; no two with the same line. A hit the
     model was already shown in this conversation (its id or its line's key in ``seen``) does
     not count towards ``k``: it comes back marked ``"seen": True``, for the journal (it bears on
-    this prompt, so what follows judges it) but not for the model."""
+    this prompt, so what follows judges it) but not for the model. One whose line the model has
+    (from MEMORY.md or the briefing) but whose detail it has not comes back marked
+    ``"known_line": True``: ``render`` shows it only with its detail."""
     kept = [h for h in hits if h is not None]
     kept.sort(key=lambda h: (-h["score"], h["id"]))  # type: ignore[operator]
-    out: list[dict[str, object]] = []
-    lines: set[str] = set()
-    episodes = fresh = 0
+    # one hit per line, in the place of the best-scored; the one with detail if any has some
+    first: dict[str, int] = {}
+    chosen: list[dict[str, object]] = []
     for h in kept:
         line = seen_key(str(h["summary"]))
-        if line in lines:
-            continue
-        lines.add(line)
-        if h["id"] in seen or line in seen:
+        if line not in first:
+            first[line] = len(chosen)
+            chosen.append(h)
+        elif h.get("detail") and not chosen[first[line]].get("detail"):
+            chosen[first[line]] = h
+    out: list[dict[str, object]] = []
+    episodes = fresh = 0
+    for h in chosen:
+        line = seen_key(str(h["summary"]))
+        if h["id"] in seen or (line in seen and not h.get("detail")):
             if len(out) - fresh < k:
                 out.append({**h, "seen": True})
             continue
+        if line in seen:  # its line is known, its detail is not: worth it only with the detail
+            h = {**h, "known_line": True}
         if W.record(str(h["type"]), h["topic"]):  # type: ignore[arg-type]
             if episodes >= MAX_EPISODES:
                 continue
@@ -153,8 +163,9 @@ def render(hits: list[dict[str, object]], max_chars: int
            ) -> tuple[str, list[dict[str, object]]]:
     """Compact markdown within ``max_chars``: the best matches (up to ``DETAILED`` of them, at
     least half as relevant as the best) with their detail on an indented line, the rest one line
-    each, every one with its id for the MCP tools; hits marked ``seen`` left out. When some do
-    not fit, one short line says how many more there are. Returns the text and the hits shown."""
+    each, every one with its id for the MCP tools; hits marked ``seen`` left out, and those
+    marked ``known_line`` unless they get their detail. When some do not fit, one short line
+    says how many more there are. Returns the text and the hits shown."""
     shown: list[dict[str, object]] = []
     hits = [h for h in hits if not h.get("seen")]
     if not hits:
@@ -176,6 +187,8 @@ def render(hits: list[dict[str, object]], max_chars: int
                 and float(h["score"]) >= 0.5 * best_score  # type: ignore[arg-type]
                 and size + 2 + len(line) + len(detail) + 3 <= max_chars - MORE_RESERVE):
             line += "\n  " + detail
+        elif h.get("known_line"):
+            continue  # the model has this line already; without its detail it adds nothing
         if size + 1 + len(line) > max_chars - (MORE_RESERVE if n + 1 < len(hits) else 0):
             left = len(hits) - n
             break
