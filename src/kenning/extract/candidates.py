@@ -131,7 +131,8 @@ def command_key(command: str) -> tuple[str, str]:
         inner = [t for t in toks[2:] if not t.startswith("-")]
         if inner:
             return command_key(shlex.join(toks[2 + toks[2:].index(inner[0]):]))
-    rest = [t for t in toks[1:] if not t.startswith("-")]
+    # options and a toolchain pick (``cargo +1.74 check``) are not the sub-command
+    rest = [t for t in toks[1:] if not t.startswith(("-", "+"))]
     if tool in _PKG and rest[:1] in (["run"], ["exec"], ["x"]):
         rest = rest[1:]
     if tool in ("python", "python3", "py") and "-m" in toks:
