@@ -10,6 +10,10 @@ from kenning.models import Category
 
 SYNC_MODES = ("on-write", "on-session-end", "periodic")
 PRUNE_STRATEGIES = ("confidence-weighted", "confidence", "recency")
+LAYOUTS = ("per-fact", "topic-files")
+# What Claude Code loads of MEMORY.md (2.1.330): the first 200 lines, about 25,000 bytes.
+CLIENT_MAX_LINES = 200
+CLIENT_MAX_BYTES = 25_000
 
 # Topic name -> topic file. Import reads these files' entries into the category below.
 DEFAULT_TOPIC_MAPPING: dict[str, str] = {
@@ -31,13 +35,16 @@ TOPIC_CATEGORY: dict[str, Category] = {
 
 @dataclass(frozen=True)
 class AutoMemoryOptions:
-    """How the bridge imports, syncs and curates. Limits default to what Claude Code loads:
-    200 lines and 25,000 bytes of MEMORY.md."""
+    """How the bridge imports, syncs and curates. MEMORY.md is kept to 180 lines (headroom
+    under the 200 Claude Code loads) and 25,000 bytes (what it loads). ``layout`` is how synced
+    memories are written: ``per-fact`` (one file per memory, the client's own format) or
+    ``topic-files`` (one file per category, ``debugging.md``...)."""
 
     enabled: bool = True
     sync_mode: str = "on-session-end"
     sync_interval_ms: int = 300_000
-    max_index_lines: int = 200
+    layout: str = "per-fact"
+    max_index_lines: int = 180
     max_index_bytes: int = 25_000
     max_line_chars: int = 200
     min_confidence: float = 0.7
@@ -57,6 +64,8 @@ class AutoMemoryOptions:
             raise ValidationError(
                 f"prune strategy {self.prune_strategy!r} is not one of "
                 f"{', '.join(PRUNE_STRATEGIES)}")
+        if self.layout not in LAYOUTS:
+            raise ValidationError(f"layout {self.layout!r} is not one of {', '.join(LAYOUTS)}")
         for name, low in (("max_index_lines", 1), ("max_index_bytes", 64), ("max_line_chars", 40),
                           ("max_topic_file_lines", 1), ("max_files", 0),
                           ("sync_interval_ms", 1000), ("max_import_bytes", 1024)):
@@ -73,6 +82,14 @@ class AutoMemoryOptions:
                 and "/" not in f and "\\" not in f and f != "MEMORY.md"
                 for k, f in self.topic_mapping.items()):
             raise ValidationError("topic_mapping must map names to plain '<file>.md' names")
+
+    def file_for_category(self, category: Category) -> str:
+        """The topic file a category's memories go to in the ``topic-files`` layout: the first
+        mapping entry naming that category, else ``<category>.md``."""
+        for topic, name in self.topic_mapping.items():
+            if topic_category(topic) is category:
+                return name
+        return f"{category.value}.md"
 
     def category_for_file(self, filename: str) -> Category | None:
         """The category of a topic file, through the topic mapping (None when unmapped)."""
