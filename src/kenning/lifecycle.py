@@ -84,7 +84,8 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
     _run(report, log_as, "ingest", k.ingest_journal)
     _run(report, log_as, "learn", k.learn_from_abandoned_sessions)
     if project_root is not None and options.enabled:
-        _run(report, log_as, "auto_import", lambda: k.auto_import(project_root, options))
+        _run(report, log_as, "auto_import",
+             lambda: k.auto_sync_if_due(project_root, options, "session-start"))
     _run(report, log_as, "prompt index", lambda: k.build_prompt_index(force=False))
     report.briefing = k.briefing(briefing_k, max_chars)
     return report
@@ -104,7 +105,7 @@ def end(k: Kenning, session_id: str, transcript: Path | None, project_root: Path
     report = SessionReport()
     _run(report, log_as, "ingest", k.ingest_journal)
     _run(report, log_as, "learn", lambda: k.learn_from_session(session_id))
-    if transcript is not None and transcript.is_file():
+    if transcript is not None and transcript.is_file() and k.config.get("capture", "extract"):
         _run(report, log_as, "extract",
              lambda: k.extract(transcript=transcript, repo=project_root, apply=True,
                                episodes=episodes))

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any
 
+from kenning.config import LAYOUTS, PRUNE_STRATEGIES, SYNC_MODES, ConfigError
 from kenning.errors import ValidationError
 from kenning.models import Category
 
-SYNC_MODES = ("on-write", "on-session-end", "periodic")
-PRUNE_STRATEGIES = ("confidence-weighted", "confidence", "recency")
-LAYOUTS = ("per-fact", "topic-files")
+__all__ = ["LAYOUTS", "PRUNE_STRATEGIES", "SYNC_MODES", "AutoMemoryOptions"]
+
 # What Claude Code loads of MEMORY.md (2.1.330): the first 200 lines, about 25,000 bytes.
 CLIENT_MAX_LINES = 200
 CLIENT_MAX_BYTES = 25_000
@@ -83,6 +84,20 @@ class AutoMemoryOptions:
                 for k, f in self.topic_mapping.items()):
             raise ValidationError("topic_mapping must map names to plain '<file>.md' names")
 
+    @classmethod
+    def from_config(cls, section: Mapping[str, object]) -> AutoMemoryOptions:
+        """The ``[auto_memory]`` section of the configuration as options (its topic mapping
+        adds to the default one). A value the options refuse is a ``ConfigError``."""
+        names = {f.name for f in fields(cls)}
+        # config.load() has coerced every value to its default's type, so each fits its field.
+        kw: dict[str, Any] = {k: v for k, v in section.items() if k in names}
+        mapping = section.get("topic_mapping") or {}
+        kw["topic_mapping"] = {**DEFAULT_TOPIC_MAPPING, **dict(mapping)}  # type: ignore[call-overload]
+        try:
+            return cls(**kw)
+        except ValidationError as exc:
+            raise ConfigError(f"auto_memory: {exc}") from None
+
     def file_for_category(self, category: Category) -> str:
         """The topic file a category's memories go to in the ``topic-files`` layout: the first
         mapping entry naming that category, else ``<category>.md``."""
@@ -99,9 +114,12 @@ class AutoMemoryOptions:
         return topic_category(filename.removesuffix(".md"))
 
     def sync_due(self, event: str, last_sync_ms: int | None, now_ms: int) -> bool:
-        """Whether a hook ``event`` (``write``, ``session-end``, ``tick``) should sync now."""
+        """Whether an ``event`` (``write``, ``session-start``, ``session-end``, ``tick``)
+        should sync now: ``on-session-end`` at session end only; ``on-write`` at each write
+        and at session start and end (what was written meanwhile); ``periodic`` at session
+        end and on any event once ``sync_interval_ms`` has passed since the last sync."""
         if self.sync_mode == "on-write":
-            return event in ("write", "session-end")
+            return event in ("write", "session-start", "session-end")
         if self.sync_mode == "on-session-end":
             return event == "session-end"
         return event == "session-end" or last_sync_ms is None or (
