@@ -390,8 +390,13 @@ class Kenning:
         """Move what hooks appended to the journal into the store (idempotent; when the store
         refuses everything the journal stays for the next healthy run, while a single event it
         cannot take is quarantined, counted in ``quarantined``). Pending memories hooks could not
-        store are remembered now."""
-        return self._sessions().ingest_journal()
+        store are remembered now, and so are those the CLI and the MCP server kept while the
+        store was unavailable (``pending_remembered``), each in the project it was said in."""
+        from kenning import fileonly
+
+        out = self._sessions().ingest_journal()
+        out.update({f"pending_{key}": n for key, n in fileonly.ingest_pending(self).items()})
+        return out
 
     def session_trajectories(self, session_id: str) -> dict[str, Trajectory]:
         """Each memory's trajectory in a session: begun when recorded or injected, with the
