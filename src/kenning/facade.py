@@ -703,10 +703,20 @@ class Kenning:
         """Agent memory scopes known from the store, from disk and from agent definitions."""
         return self._automemory().agent_scopes(project_root)
 
+    def auto_agents(self, project_root: Path | None = None,
+                    options: AutoMemoryOptions | None = None, *, sync: bool = False
+                    ) -> dict[str, Any]:
+        """Agent memory at a session boundary: import every agent memory directory on disk
+        (subagents with a ``memory`` scope write there); with ``sync`` also write the scopes
+        agent definitions ask for and those of the agent named by ``CLAUDE_CODE_AGENT_NAME``."""
+        return self._automemory().agents(project_root, self._auto_options(options), sync=sync,
+                                         running=os.environ.get("CLAUDE_CODE_AGENT_NAME"))
+
     def transfer(self, from_scope: str, to_scope: str, min_confidence: float = 0.8
                  ) -> dict[str, Any]:
-        """Copy an agent scope's memories with confidence >= ``min_confidence`` to another scope
-        (``user:reviewer``...), de-duplicated, with provenance."""
+        """Copy an agent scope's memories whose confidence now (decay applied) is above
+        ``min_confidence`` to another scope (``user:reviewer``...), at that confidence,
+        de-duplicated, with provenance."""
         return self._automemory().transfer(from_scope, to_scope, min_confidence)
 
     # -- agents: findings, session insights, scoping, extraction -------------------------------

@@ -86,6 +86,7 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
     if project_root is not None and options.enabled:
         _run(report, log_as, "auto_import",
              lambda: k.auto_sync_if_due(project_root, options, "session-start"))
+        _run(report, log_as, "agent_import", lambda: k.auto_agents(project_root, options))
     _run(report, log_as, "prompt index", lambda: k.build_prompt_index(force=False))
     report.briefing = k.briefing(briefing_k, max_chars)
     return report
@@ -113,6 +114,8 @@ def end(k: Kenning, session_id: str, transcript: Path | None, project_root: Path
     _run(report, log_as, "consolidate", k.consolidate)
     if project_root is not None and options.enabled:
         _run(report, log_as, "auto_sync", lambda: k.auto_sync(project_root, options))
+        _run(report, log_as, "agent_sync",
+             lambda: k.auto_agents(project_root, options, sync=True))
     _run(report, log_as, "prompt index", k.build_prompt_index)
     return report
 

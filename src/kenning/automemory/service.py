@@ -137,6 +137,16 @@ class AutoMemoryService:
         return scopes.list_scopes(
             self, Path(project_root) if project_root is not None else Path.cwd())
 
+    def agents(self, project_root: Path | None, options: AutoMemoryOptions, *, sync: bool,
+               running: str | None) -> dict[str, Any]:
+        """Import every agent memory directory on disk; with ``sync``, then sync the scopes
+        agent definitions ask for and those of the ``running`` agent."""
+        root = Path(project_root) if project_root is not None else Path.cwd()
+        out: dict[str, Any] = {"imported": scopes.import_all(self, root, options)}
+        if sync:
+            out["synced"] = scopes.sync_defined(self, root, options, running)
+        return out
+
     def transfer(self, from_scope: str, to_scope: str, min_confidence: float) -> dict[str, Any]:
         """Copy one agent scope's confident memories into another, de-duplicated."""
         return scopes.transfer(self, from_scope, to_scope, min_confidence)
