@@ -316,17 +316,20 @@ class SessionService:
         now = self.clock()
         trajs = self.session_trajectories(session_id)
         judged: list[dict[str, Any]] = []
+        verdicts = {mid: t.verdict() if t.used() else (
+            0.0, "recorded in this session, not yet put to use") for mid, t in trajs.items()}
+        # The mark keeps the verdict: consolidation distils a memory's track record from them.
         marks = [SessionEvent(f"judged:{session_id}:{mid}", session_id, self.project, now,
-                              "judged", {"memory_id": mid}) for mid in trajs]
+                              "judged", {"memory_id": mid, "delta": verdicts[mid][0],
+                                         "checks": dict(trajs[mid].outcomes())})
+                 for mid in trajs]
         fresh = set(self.store.add_session_events(marks))
         todo = {mid: t for mid, t in trajs.items() if f"judged:{session_id}:{mid}" in fresh}
         memories = self.store.get_many(sorted(mid for mid, t in todo.items() if t.used()))
         changes = []
         used: list[str] = []
         for mid, t in todo.items():
-            delta, reason = t.verdict()
-            if not t.used():
-                delta, reason = 0.0, "recorded in this session, not yet put to use"
+            delta, reason = verdicts[mid]
             was_used = mid in memories and referenced(memories[mid], _after_shown(t.steps))
             if was_used:
                 used.append(mid)

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from kenning.store.base import Store
 
 CO_ACCESS_MIN = 3  # recalled together this often -> a co-accessed link
+JUDGED_LIMIT = 20_000  # judged trajectories read per consolidation (the newest)
 TRAVERSAL_CACHE_SIZE = 128  # traversal results kept before the oldest is dropped
 
 # (link generation, store watermark): traversal results are valid while both are unchanged.
@@ -236,19 +237,30 @@ class GraphService:
             return self._consolidate_now()
 
     def distil(self) -> tuple[dict[str, int], list[str]]:
-        """Apply ``kenning.distil.plan`` to this project's episodes: create or update each
-        distilled memory, link it to its new episodes (``derived_from``) and mark them
-        ``distilled_into`` it. Returns the counts and the ids of every distilled memory."""
+        """Apply ``kenning.distil.plan`` to this project's episodes and
+        ``kenning.distil.plan_trajectories`` to its judged trajectories: create or update each
+        distilled memory, link it to its new episodes (``derived_from``; a track record
+        ``outcome_of`` the memory it judges) and mark repeated episodes ``distilled_into`` it.
+        Returns the counts and the ids of every distilled memory."""
         from kenning import distil
 
         memories = [m for m in self.store.list(Filters(project=self.project, types=distil.TYPES),
                                                limit=None) if m.project == self.project]
-        by_id = {m.id: m for m in memories}
-        done = [m.id for m in memories if m.metadata.get("distilled") is True]
-        counts = {"distilled": 0, "distilled_updated": 0, "distilled_episodes": 0}
+        judged = self._judged()
+        records = [m for m in self.store.list(Filters(project=self.project,
+                                                      types=(MemoryType.OUTCOME,)), limit=None)
+                   if str(m.metadata.get("distil_key", "")).startswith("trajectory:")]
+        subjects = self.store.get_many(sorted({j.memory_id for j in judged}))
+        by_id = {m.id: m for m in [*memories, *records, *subjects.values()]}
+        done = [m.id for m in [*memories, *records] if m.metadata.get("distilled") is True]
+        counts = {"distilled": 0, "distilled_updated": 0, "distilled_episodes": 0,
+                  "track_records": 0}
         links: list[Link] = []
         now = self.clock()
-        for p in distil.plan(memories):
+        plans = distil.plan(memories) + distil.plan_trajectories(
+            judged, {mid: m for mid, m in subjects.items() if m.project == self.project},
+            records)
+        for p in plans:
             if p.memory_id is None:
                 (made,) = self.remember_many([{
                     "text": p.text, "type": p.type, "topic": p.topic, "category": p.category,
@@ -257,6 +269,8 @@ class GraphService:
                 if not made.is_new:  # that text is already a memory: leave it as it is
                     continue
                 target = made.id
+                if p.outcome:
+                    self.update(target, outcome=p.outcome, outcome_reason=p.outcome_reason)
                 done.append(target)
                 counts["distilled"] += 1
             else:
@@ -266,21 +280,45 @@ class GraphService:
                     fields["text"] = p.text
                 if current.confidence < p.confidence:
                     fields["confidence"] = p.confidence
+                if p.outcome and (current.outcome is None
+                                  or current.outcome.value != p.outcome):
+                    fields.update(outcome=p.outcome, outcome_reason=p.outcome_reason)
                 self.update(current.id, **fields)
                 target = current.id
                 counts["distilled_updated"] += 1
-            rel = self.relations().resolve(distil.RELATIONSHIP)
+            counts["track_records"] += p.relationship == "outcome_of"
+            rel = self.relations().resolve(p.relationship)
             for episode in p.new_episodes:
-                # Metadata alone: marking an episode is not a use, so its decay is untouched.
-                self.store.update(episode, {"metadata": {**by_id[episode].metadata,
-                                                         "distilled_into": target}}, None, None)
+                if p.mark_episodes:
+                    # Metadata alone: marking an episode is not a use, so its decay is untouched.
+                    self.store.update(episode, {"metadata": {**by_id[episode].metadata,
+                                                             "distilled_into": target}},
+                                      None, None)
                 links.append(make_link(
                     target, episode, rel, confidence=EXPLICIT_CONFIDENCE,
                     created_by=CreatedBy.SYSTEM, now_ms=now, extra={"distilled": True},
-                    reason=f"distilled from {len(p.episodes)} episodes"))
-            counts["distilled_episodes"] += len(p.new_episodes)
+                    reason=p.outcome_reason if p.outcome_reason
+                    else f"distilled from {len(p.episodes)} episodes"))
+            counts["distilled_episodes"] += len(p.new_episodes) if p.mark_episodes else 0
         self.store.add_links(links)
         return counts, done
+
+    def _judged(self) -> list[Any]:
+        """This project's judged trajectories (one ``judged`` event per memory and session,
+        with the verdict) as ``kenning.distil.Judged``, newest ``JUDGED_LIMIT`` first."""
+        from kenning.distil import Judged
+
+        out = []
+        for e in self.store.session_events(kinds=["judged"], project=self.project,
+                                           limit=JUDGED_LIMIT, newest_first=True):
+            delta, checks = e.data.get("delta"), e.data.get("checks")
+            if not isinstance(delta, int | float) or not delta:
+                continue
+            pairs = tuple(sorted((str(s), bool(ok)) for s, ok in checks.items())
+                          ) if isinstance(checks, dict) else ()
+            out.append(Judged(str(e.data.get("memory_id")), e.session_id, e.at_ms,
+                              float(delta), pairs))
+        return out
 
     def _consolidate_now(self) -> dict[str, Any]:
         """Distil repeated episodes, add co-accessed links, prune decayed automatic links (not
