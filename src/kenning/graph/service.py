@@ -9,6 +9,7 @@ callables it is given, so they behave exactly as if the facade held the code its
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
     from kenning.store.base import Store
 
 CO_ACCESS_MIN = 3  # recalled together this often -> a co-accessed link
+PROMOTED_KEY = "relationship_vocabulary"  # meta: promoted words -> core type
+CLUSTERS_KEY = "relationship_clusters"  # meta: word -> its cluster's canonical form
 JUDGED_LIMIT = 20_000  # judged trajectories read per consolidation (the newest)
 TRAVERSAL_CACHE_SIZE = 128  # traversal results kept before the oldest is dropped
 
@@ -97,12 +100,66 @@ class GraphService:
 
     def relations(self) -> RelationshipResolver:
         """The facade's resolver, made on first use (creating it is cheap; its multilingual model
-        loads only when an unknown word needs it) and handed back to the facade to keep."""
+        loads only when an unknown word needs it) and handed back to the facade to keep; it
+        knows the words promoted into the vocabulary."""
         resolver = self.resolver()
         if resolver is None:
             resolver = RelationshipResolver()
             self.set_resolver(resolver)
+        resolver.official = self.promoted()
         return resolver
+
+    def promoted(self) -> dict[str, str]:
+        """Relationship words promoted into the vocabulary (word -> core type)."""
+        return _meta_json(self.store, PROMOTED_KEY)
+
+    def clusters(self) -> dict[str, str]:
+        """Relationship words in use grouped by meaning at the last consolidation (member ->
+        the cluster's canonical form)."""
+        return _meta_json(self.store, CLUSTERS_KEY)
+
+    def tend_vocabulary(self) -> dict[str, Any]:
+        """Keep the relationship words in use tidy (each consolidation): words used often and
+        surely are promoted (resolved like table words from then on, never archived); words
+        fading out of use are archived (their links filed under their canonical, the words
+        kept in ``merged_from``); the other free words are clustered by meaning, and health
+        suggests merging each cluster into its canonical form."""
+        from kenning.relations import (
+            CORE_TYPE,
+            cluster_words,
+            normalised_lookup,
+            orphan_decay,
+        )
+
+        stats = self.store.relationship_stats()
+        core_of = {row[0]: row[4] for row in stats}
+        promoted = self.promoted()
+        fresh = {w: core_of[w] for w, _, _ in promotion_candidates([r[:3] for r in stats])
+                 if w not in promoted}
+        if fresh:
+            promoted = {**promoted, **fresh}
+            self.store.set_meta(PROMOTED_KEY, json.dumps(promoted, ensure_ascii=False))
+        archived: dict[str, str] = {}
+        for word, _ in orphan_decay([r[:4] for r in stats], self.clock(), promoted):
+            canonical = self.store.relationship_canonical(word)
+            target = canonical if canonical and canonical != word and (
+                canonical in CORE_TYPE or canonical in promoted) else "relates_to"
+            core = CORE_TYPE.get(target) or promoted.get(target) or "association"
+            self.store.rename_relationship(word, target, LinkType(core))
+            archived[word] = target
+        free = sorted(w for w, *_ in stats if w not in archived
+                      and normalised_lookup(w) is None)
+        clusters = self.clusters()
+        mark = json.dumps(free, ensure_ascii=False)
+        if len(free) >= 2 and self.store.get_meta(CLUSTERS_KEY + ":words") != mark:
+            vectors = self.relations().vectors(free)
+            if vectors is not None:
+                usage = {row[0]: row[1] for row in stats}
+                clusters = cluster_words(free, usage, vectors, promoted)
+                self.store.set_meta(CLUSTERS_KEY, json.dumps(clusters, ensure_ascii=False))
+                self.store.set_meta(CLUSTERS_KEY + ":words", mark)
+        return {"promoted": sorted(fresh), "archived": archived,
+                "clusters": len(set(clusters.values()))}
 
     def known_relationships(self) -> dict[str, str]:
         """Relationship words already in use, with their core types. The scan is a GROUP BY over
@@ -355,6 +412,9 @@ class GraphService:
         pruned = self.store.delete_links(weak)
         timings["prune_ms"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
+        vocabulary = self.tend_vocabulary()
+        timings["vocabulary_ms"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
         nodes = self.store.node_rows(Filters(project=self.project))
         graph = build_graph(nodes, self.store.link_rows(), now)
         timings["build_ms"] = (time.perf_counter() - t) * 1000
@@ -374,6 +434,7 @@ class GraphService:
             "links": len(graph.src),
             "co_accessed_links": len(co_links),
             "pruned_links": pruned,
+            "vocabulary": vocabulary,
             **distilled,
             "communities": int(labels.max()) + 1 if graph.n else 0,
             "timings_ms": {k: round(x, 2) for k, x in timings.items()},
@@ -448,17 +509,23 @@ class GraphService:
         nodes = self.store.node_rows(Filters(project=self.project))
         graph = build_graph(nodes, self.store.link_rows(), now)
         stats = self.store.relationship_stats()
+        promoted = self.promoted()
+        clusters = self.clusters()
         synonyms = {}
         for word, *_ in stats:
-            # The table first; a word it lacks uses the canonical recorded when it was linked.
+            # The table first; a word it lacks uses the canonical recorded when it was linked,
+            # else the canonical form of the cluster it fell in.
             canonical = table_lookup(word) or self.store.relationship_canonical(word)
+            if (not canonical or canonical == word) and word not in promoted:
+                canonical = clusters.get(word)
             if canonical and canonical != word:
                 synonyms[word] = canonical
+        official = {w for w, *_ in stats if table_lookup(w) == w} | set(promoted)
         store_stats = self.store.stats()
         report = graph_health(
             graph.n, graph.src, graph.dst, relationships=[row[:4] for row in stats],
             link_bytes=store_stats["link_bytes"], db_bytes=max(store_stats["size_bytes"], 1),
-            now_ms=now, synonyms=synonyms,
+            now_ms=now, synonyms=synonyms, official=official,
         )
         out = report.to_dict()
         out["promotion_candidates"] = [
@@ -468,8 +535,12 @@ class GraphService:
         return out
 
     def links_by_relationship(self, relationship: str) -> list[Link]:
-        """Links said with the query's words or any word the resolver counts as a synonym."""
+        """Links said with the query's words or any word the resolver counts as a synonym, and
+        every word clustered with one of those."""
         words = self.relations().expand_query(relationship, self.known_relationships())
+        clusters = self.clusters()
+        heads = {clusters[w] for w in words if w in clusters}
+        words |= {w for w, head in clusters.items() if head in heads}
         return self.store.links_with_relationships(sorted(words))
 
     def merge_relationship(self, word: str, into: str) -> int:
@@ -511,3 +582,15 @@ class GraphService:
                 row[1] += mtype == MemoryType.DECISION.value
         ordered = sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
         return [{"topic": t, "memories": c, "decisions": d} for t, (c, d) in ordered]
+
+
+def _meta_json(store: Store, key: str) -> dict[str, str]:
+    """A ``{str: str}`` kept as JSON in the store's meta table ({} when absent or unreadable)."""
+    raw = store.get_meta(key)
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
