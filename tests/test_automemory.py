@@ -274,7 +274,7 @@ def test_preview_writes_nothing_and_reports_what_the_client_loads(kk: Kenning, r
     kk.remember("API errors use RFC 7807 problem+json", type="decision", confidence=0.95)
     p = kk.curate_preview(repo)
     assert {"path", "text", "lines", "bytes", "max_lines", "max_bytes"} <= set(p)
-    assert (p["max_lines"], p["max_bytes"]) == (200, 25_000)
+    assert (p["max_lines"], p["max_bytes"]) == (180, 25_000)
     assert "RFC 7807" in p["text"] and not Path(p["path"]).exists()
     assert p["bytes"] == len(p["text"].encode()) and p["lines"] == len(p["text"].splitlines())
     kk.curate(repo)

@@ -58,7 +58,7 @@ def test_the_four_commands(env: dict[str, str], repo: Path) -> None:
     assert (d / "MEMORY.md").read_bytes() == before
 
     preview = jrun(env, "curate", "--project-root", root, "--dry-run")
-    assert preview["text"] == before.decode() and preview["max_lines"] == 200
+    assert preview["text"] == before.decode() and preview["max_lines"] == 180
     c = jrun(env, "curate", "--project-root", root)
     assert c["human_lines_kept"] == 3 and c["memories_in_index"] == 1
     human = run(env, "auto-status", "--project-root", root).stdout

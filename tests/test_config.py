@@ -25,7 +25,7 @@ def layers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]
 def test_defaults_without_files(layers) -> None:
     _, project = layers
     cfg = config.load(str(project), environ={})
-    assert cfg.get("hooks", "top_k") == 5 and cfg.get("auto_memory", "max_index_lines") == 200
+    assert cfg.get("hooks", "top_k") == 5 and cfg.get("auto_memory", "max_index_lines") == 180
     assert {s for _, _, s in cfg.table()} == {"default"} and cfg.files == []
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
@@ -327,3 +328,37 @@ def test_same_topic_decisions_link_as_a_chain() -> None:
     got = [ln for ln in auto_links(new, earlier, [], rules)
            if ln.metadata["reason"] == "same_topic"]
     assert [ln.from_id for ln in got] == ["d1"]  # the newest one only
+
+
+def test_same_topic_decisions_a_week_apart_link_whatever_their_wording(k: Kenning, clock,
+                                                                       embedder) -> None:
+    """Successive decisions on one topic rarely share words: they are linked on the topic and
+    the week alone (no similarity gate), newest only, at the rule's recency confidence."""
+    a = k.remember("Use pnpm workspaces for the monorepo packages", type="decision",
+                   topic="tooling")
+    clock.advance(2 * DAY)
+    b = k.remember("CI caches the store directory between jobs", type="decision",
+                   topic="tooling")
+    va, vb = embedder.embed([a.content, b.content])
+    assert float(va @ vb) < 0.5  # as unlike as real successive decisions are
+    (link,) = [ln for ln in k.links(b.id) if ln.metadata.get("reason") == "same_topic"]
+    assert (link.from_id, link.to_id, link.link_type) == (a.id, b.id, LinkType.ASSOCIATION)
+    assert link.confidence == pytest.approx(0.4 + 0.3 * (1 - 2 / 7), abs=1e-3)
+    clock.advance(8 * DAY)
+    c = k.remember("Renovate bumps tool versions weekly", type="decision", topic="tooling")
+    assert not [ln for ln in k.links(c.id) if ln.metadata.get("reason") == "same_topic"]
+
+
+def test_the_same_topic_chain_goes_on_from_a_decision_in_force_that_turned_out_badly() -> None:
+    rules = LinkRules()
+    new = node("n", "decision", "auth", 10 * DAY)
+    failed = replace(node("f", "decision", "auth", 7 * DAY), outcome="failed")
+    newest = node("d", "decision", "auth", 9 * DAY)
+    gone = replace(node("s", "decision", "auth", 9 * DAY + 1), current=False)
+
+    def chained(earlier: list[Node]) -> list[str]:
+        return [ln.from_id for ln in auto_links(new, earlier, [], rules)
+                if ln.metadata["reason"] == "same_topic"]
+
+    assert chained([newest, failed]) == ["f"]  # the new decision most likely answers it
+    assert chained([newest, gone]) == ["d"]  # a superseded decision is not the chain's end

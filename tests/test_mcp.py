@@ -47,7 +47,7 @@ def test_lists_tools_with_schemas_and_calls_each(tmp_path: Path) -> None:
                 assert t.input_schema["type"] == "object"
             auto_sync = tools["memory_auto_sync"].input_schema["properties"]
             assert auto_sync["direction"]["enum"] == ["to-auto", "from-auto", "bidirectional"]
-            assert auto_sync["minConfidence"]["default"] == 0.7
+            assert auto_sync["minConfidence"]["default"] is None  # the configured 0.7
             assert auto_sync["categories"]["type"] == "array"
             record = tools["memory_auto_record"].input_schema
             assert set(record["required"]) == {"category", "summary"}

@@ -200,8 +200,8 @@ def test_use_rates_scale_injection_and_never_used_memories_sink() -> None:
     assert counts == {"a": (2, 1), "b": (1, 0)}
 
 
-def test_a_memory_shown_often_and_never_used_ranks_below_one_that_is_used(env, project
-                                                                          ) -> None:
+def test_a_memory_shown_often_and_never_used_ranks_below_one_that_is_used(
+        env: dict[str, str], project: Path) -> None:  # noqa: F811 (fixtures)
     """Two memories match a prompt alike; sessions kept acting on one and never on the other,
     so the prompt index ranks the used one first (the other one had ranked first before)."""
     from kenning.models import SessionEvent

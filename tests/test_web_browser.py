@@ -185,8 +185,8 @@ def test_health_actions_work_when_writes_are_allowed(browser: Any, big_store: di
             button.click()
             p.page.wait_for_selector(".recs .ok")
             assert "merged" in p.page.locator(".recs .ok").inner_text()
-            p.page.get_by_role("button", name="Review links said “blocks”").click()
-            down = p.page.get_by_role("button", name="Down-vote link blocks")
+            p.page.get_by_role("button", name="Review links said “sketched_beside”").click()
+            down = p.page.get_by_role("button", name="Down-vote link sketched_beside")
             down.click()
             p.page.wait_for_timeout(300)
             assert p.errors == []

@@ -74,7 +74,7 @@ def seed(path: Path, n: int, *, group: int = 40) -> dict[str, Any]:
                     links.append({"to_id": rng.choice(members[g - 1]), "relationship":
                                   "relates_to", "reason": "neighbouring clusters"})
                 if idx == groups + 3 and members[0]:
-                    links.append({"to_id": members[0][0], "relationship": "blocks",
+                    links.append({"to_id": members[0][0], "relationship": "sketched_beside",
                                   "reason": "a one-off word"})
                 if links:
                     item["links"] = links

@@ -85,13 +85,27 @@ def remember(
         links.append({"to_id": target.strip(), "relationship": rel.strip()})
     explicit = {"supersedes": supersedes, "refines": refines, "improves": improves,
                 "implements": implements, "outcome_of": outcome_of}
-    with open_kenning(db) as k:
-        m = k.remember(
-            text, type=type_, topic=topic, summary=summary, category=category, tags=tag or (),
-            source=source, confidence=confidence, scope=scope, agent=agent, metadata=meta,
-            created_at=created_at, links=links, reason=reason,
-            **{key: value for key, value in explicit.items() if value},
-        )
+    fields: dict[str, Any] = dict(
+        type=type_, topic=topic, summary=summary, category=category, tags=tag or (),
+        source=source, confidence=confidence, scope=scope, agent=agent, metadata=meta,
+        created_at=created_at, links=links, reason=reason,
+        **{key: value for key, value in explicit.items() if value})
+
+    def kept_in_files(why: str) -> None:
+        from kenning import fileonly
+
+        r = fileonly.cli_remember(db, text, fields, why)
+        if json_:
+            emit({**r, "created": False, "store_error": why})
+        else:
+            typer.echo(f"warning: {why}", err=True)
+            typer.echo(f"kept {r['id']} in {r['journal']}: it is stored when the store is back")
+
+    with open_kenning(db, file_only=kept_in_files) as k:
+        from kenning.fileonly import ingest_pending
+
+        ingest_pending(k)  # what was kept while the store was unavailable comes first
+        m = k.remember(text, **fields)
         if json_:
             emit({**m.to_dict(), "created": m.is_new})
         elif m.is_new:
@@ -121,7 +135,22 @@ def recall(
     db: DbOpt = None,
 ) -> None:
     """Find the memories that matter for a query (keyword + vector, fused and ranked)."""
-    with open_kenning(db) as k:
+    def from_files(why: str) -> None:
+        from kenning import fileonly
+
+        found = fileonly.cli_recall(db, query, k_)
+        if json_:
+            emit({"query": query, "count": len(found), "store_error": why, "file_only": True,
+                  "hits": [{"id": h.id, "score": round(h.score, 4), "where": h.where,
+                            "text": h.text} for h in found]})
+            return
+        typer.echo(f"warning: {why}; searching files only", err=True)
+        for h in found:
+            typer.echo(f"{h.score:.2f}  {h.where}  {short(h.text, 90)}")
+        if not found:
+            typer.echo("no memories match in the files")
+
+    with open_kenning(db, file_only=from_files) as k:
         hits = k.recall(
             query, k=k_, types=type_, topic=topic, since=since, until=until, scope=scope,
             agent=agent, explain=explain, mode=mode, context=context, weak=weak,
@@ -536,7 +565,27 @@ def graph_merge(
 @app.command()
 def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
     """Store path, schema version, embedder, counts and the last internal errors."""
-    with open_kenning(db) as k:
+    def without_store(why: str) -> None:
+        from kenning import fileonly
+
+        r = fileonly.cli_status(db, why)
+        if json_:
+            emit(r)
+            return
+        rows = [("store", f"{r['store']}: UNAVAILABLE ({why})"), ("project", r["project"]),
+                ("waiting", f"{r['pending_memories']} memories kept in {r['pending_file']}, "
+                            "stored when the store is back"),
+                ("hooks", f"journal {r['hooks']['journal_pending_bytes']:,} bytes waiting in "
+                          f"{r['hooks']['journal']}"),
+                ("auto memory", str(r["auto_memory_dir"] or "-")),
+                ("config", ", ".join(r["config_files"]) or "defaults"),
+                ("error log", r["error_log"])]
+        for key, value in rows:
+            typer.echo(f"{key:<15} {value}")
+        for e in r["recent_errors"]:
+            typer.echo(f"  {e.get('where')}: {e.get('error')}")
+
+    with open_kenning(db, file_only=without_store) as k:
         s = k.status()
         if json_:
             emit(s)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -39,29 +39,51 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 @contextmanager
-def open_kenning(db: str | Path | None) -> Iterator[Any]:
+def open_kenning(db: str | Path | None,
+                 file_only: Callable[[str], None] | None = None) -> Iterator[Any]:
+    """The facade over ``db`` for one command, errors as one-line messages. With ``file_only``,
+    a store that cannot be used (corrupt, locked, unreachable: ``kenning.fileonly``) runs
+    ``file_only(reason)`` instead of failing, and the command ends there with exit 0."""
     from kenning.facade import Kenning
+    from kenning.fileonly import unavailable
 
     try:
         k = Kenning(db)
-    except KenningError as exc:
-        fail(str(exc))
+    except Exception as exc:
+        if file_only is not None and (why := unavailable(exc)) is not None:
+            _without_store(file_only, why)
+            raise typer.Exit(0) from None
+        if isinstance(exc, KenningError):
+            fail(str(exc))
+        raise
     k.on_progress = progress_printer()
     try:
         yield k
     except NotFoundError as exc:
         fail(str(exc).strip("'\""), 3)
-    except KenningError as exc:
-        fail(str(exc))
     except (typer.Exit, typer.Abort, KeyboardInterrupt):
         raise
-    except Exception as exc:  # a bug, not bad input: keep the trace for `kenning doctor`
+    except Exception as exc:
+        if file_only is not None and (why := unavailable(exc)) is not None:
+            _without_store(file_only, why)
+            return
+        if isinstance(exc, KenningError):
+            fail(str(exc))
+        # a bug, not bad input: keep the trace for `kenning doctor`
         from kenning.errorlog import log_error
 
         log_error("cli", exc)
         fail(f"internal error: {type(exc).__name__}: {exc} (logged; see kenning doctor)")
     finally:
         k.close()
+
+
+def _without_store(file_only: Callable[[str], None], why: str) -> None:
+    """Run a command's file-only fallback; bad input there is a one-line error too."""
+    try:
+        file_only(why)
+    except KenningError as exc:
+        fail(str(exc))
 
 
 def progress_printer() -> Any:

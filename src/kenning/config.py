@@ -29,18 +29,43 @@ DEFAULTS: dict[str, dict[str, object]] = {
     "auto_memory": {
         "enabled": True,  # import at session start, sync and curate at session end
         "sync_mode": "on-session-end",  # or "on-write", "periodic"
-        "max_index_lines": 200,
+        "sync_interval_ms": 300000,  # "periodic": at most this long between syncs
+        "layout": "per-fact",  # or "topic-files": one file per category
+        "max_index_lines": 180,  # headroom under the 200 lines Claude Code loads
         "max_index_bytes": 25000,
         "min_confidence": 0.7,
         "prune_strategy": "confidence-weighted",  # or "confidence", "recency"
         "max_topic_file_lines": 500,
         "topic_mapping": {},
     },
+    "graph": {
+        "auto_link": True,  # link new memories automatically (temporal, same topic, similar)
+    },
+    "capture": {
+        "extract": True,  # mine the transcript and git log for memories at session end
+    },
     "episodes": {
         "keep": True,  # keep what the user said (redacted) as low-weight, searchable episodes
         "keep_days": 90,  # episodes older than this are pruned at session end
         "max_per_project": 2000,  # and the oldest beyond this many
     },
+}
+
+# Keys whose value is one of a few words, and whole numbers with a floor above 0.
+SYNC_MODES = ("on-write", "on-session-end", "periodic")
+PRUNE_STRATEGIES = ("confidence-weighted", "confidence", "recency")
+LAYOUTS = ("per-fact", "topic-files")
+CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("auto_memory", "sync_mode"): SYNC_MODES,
+    ("auto_memory", "prune_strategy"): PRUNE_STRATEGIES,
+    ("auto_memory", "layout"): LAYOUTS,
+}
+MINIMUM: dict[tuple[str, str], int] = {
+    ("hooks", "top_k"): 1,
+    ("auto_memory", "sync_interval_ms"): 1000,
+    ("auto_memory", "max_index_lines"): 1,
+    ("auto_memory", "max_index_bytes"): 64,
+    ("auto_memory", "max_topic_file_lines"): 1,
 }
 
 USER = "user"
@@ -98,14 +123,17 @@ def _coerce(section: str, key: str, value: object, where: str) -> object:
                                                         "no", "off"):
             return value.lower() in ("1", "true", "yes", "on")
     elif isinstance(default, int):
+        low = MINIMUM.get((section, key), 0)
         try:
             if (isinstance(value, int | float | str) and not isinstance(value, bool)
                     and int(value) == float(value)):
                 out = int(value)
-                if out >= 0:
+                if out >= low:
                     return out
         except (TypeError, ValueError):
             pass
+        raise ConfigError(f"{where}: {section}.{key} must be a whole number >= {low}, "
+                          f"not {value!r}")
     elif isinstance(default, float):
         try:
             if isinstance(value, int | float | str) and not isinstance(value, bool):
@@ -115,8 +143,12 @@ def _coerce(section: str, key: str, value: object, where: str) -> object:
         except (TypeError, ValueError):
             pass
     elif isinstance(default, str):
-        if isinstance(value, str):
+        choices = CHOICES.get((section, key))
+        if isinstance(value, str) and (choices is None or value in choices):
             return value
+        if choices is not None:
+            raise ConfigError(f"{where}: {section}.{key} must be one of "
+                              f"{', '.join(choices)}, not {value!r}")
     elif isinstance(default, dict):
         if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
             return dict(value)
@@ -178,15 +210,7 @@ def load(project_root: str | None = None, environ: dict[str, str] | None = None)
 
 
 def auto_memory_options(section: dict[str, object]) -> object:
-    """``[auto_memory]`` values as ``AutoMemoryOptions`` (topic mappings add to the defaults)."""
-    from dataclasses import fields
-    from typing import Any, cast  # already loaded by kenning.automemory.options
+    """``[auto_memory]`` values as ``AutoMemoryOptions`` (``AutoMemoryOptions.from_config``)."""
+    from kenning.automemory.options import AutoMemoryOptions
 
-    from kenning.automemory.options import DEFAULT_TOPIC_MAPPING, AutoMemoryOptions
-
-    names = {f.name for f in fields(AutoMemoryOptions)}
-    # load() has coerced every value to its default's type, so each fits its field.
-    kw: dict[str, Any] = {k: v for k, v in section.items() if k in names}
-    mapping = cast("dict[str, str]", section.get("topic_mapping") or {})
-    kw["topic_mapping"] = {**DEFAULT_TOPIC_MAPPING, **dict(mapping)}
-    return AutoMemoryOptions(**kw)
+    return AutoMemoryOptions.from_config(section)

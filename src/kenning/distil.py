@@ -11,12 +11,19 @@ links it to each episode (``derived_from``) and marks each episode ``distilled_i
 delivery can show the distilled memory alone.
 
 ``plan`` only proposes changes: a group already distilled, with no new episode and the same
-evidence, yields nothing, so consolidating twice changes nothing the second time."""
+evidence, yields nothing, so consolidating twice changes nothing the second time.
+
+Completed trajectories are episodes too. Each session that put a memory in front of the model
+and then ran checks judges it once (passed or failed afterwards, ``kenning.sessions``); once a
+memory has been judged in ``DISTIL_MIN`` sessions, ``plan_trajectories`` distils those verdicts
+into one ``outcome`` memory, its track record (success, failed or partial, with the checks and
+the count), linked ``outcome_of`` the memory so its history shows how it held up. The judged
+memory itself is not marked: it stays what delivery shows."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +54,10 @@ class Distilled:
     episodes: tuple[str, ...]  # every episode of the group, oldest first
     new_episodes: tuple[str, ...]  # episodes not yet linked to the distilled memory
     memory_id: str | None = None
+    relationship: str = "derived_from"  # how the distilled memory links to its episodes
+    mark_episodes: bool = True  # mark episodes ``distilled_into`` (delivery shows it alone)
+    outcome: str | None = None  # success / failed / partial, for a track record
+    outcome_reason: str | None = None
 
 
 def _words(text: str) -> str:
@@ -130,5 +141,74 @@ def plan(memories: Sequence[Memory], min_group: int = DISTIL_MIN) -> list[Distil
             category=best.category.value, confidence=round(confidence, 4), metadata=meta,
             episodes=tuple(m.id for m in episodes), new_episodes=tuple(m.id for m in new),
             memory_id=existing.id if existing is not None else None,
+        ))
+    return out
+
+
+TRACK_PREFIX = "Track record: "
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One session's verdict on a memory it used: the confidence change it called for (> 0
+    the checks that followed passed, < 0 one ended failing) and each check's last result."""
+
+    memory_id: str
+    session_id: str
+    at_ms: int
+    delta: float
+    checks: tuple[tuple[str, bool], ...] = ()
+
+
+def plan_trajectories(judged: Sequence[Judged], subjects: Mapping[str, Memory],
+                      distilled: Sequence[Memory], min_sessions: int = DISTIL_MIN
+                      ) -> list[Distilled]:
+    """Track records to create or update: per memory of ``subjects`` judged with a verdict in
+    at least ``min_sessions`` sessions, an ``outcome`` memory saying in how many it held up
+    and which checks said so. ``distilled``: track records made before (their ``distil_key``
+    is ``trajectory:<memory id>``); one whose evidence has not changed yields nothing."""
+    existing = {str(m.metadata.get("distil_key")): m for m in distilled
+                if m.metadata.get("distilled") is True}
+    by_memory: dict[str, dict[str, Judged]] = {}
+    for j in sorted(judged, key=lambda j: (j.at_ms, j.session_id)):
+        if j.delta:
+            by_memory.setdefault(j.memory_id, {})[j.session_id] = j
+    out: list[Distilled] = []
+    for mid, sessions in sorted(by_memory.items()):
+        subject = subjects.get(mid)
+        if subject is None or subject.metadata.get("distilled") is True:
+            continue
+        runs = list(sessions.values())
+        if len(runs) < min_sessions:
+            continue
+        key = f"trajectory:{mid}"
+        known = existing.get(key)
+        if known is not None and known.metadata.get("evidence") == len(runs):
+            continue
+        held = [j for j in runs if j.delta > 0]
+        failed = [j for j in runs if j.delta < 0]
+        status = "success" if not failed else "failed" if not held else "partial"
+        passing = sorted({suite for j in held for suite, ok in j.checks if ok})
+        failing = sorted({suite for j in failed for suite, ok in j.checks if not ok})
+        said = []
+        if held:
+            said.append(f"held up in {len(held)} of {len(runs)} sessions that used it"
+                        + (f" ({', '.join(passing)} passed afterwards)" if passing else ""))
+        if failed:
+            said.append(f"checks failed afterwards in {len(failed)} of {len(runs)}"
+                        + (f" ({', '.join(failing)})" if failing else ""))
+        reason = "; ".join(said)
+        out.append(Distilled(
+            key=key, type=MemoryType.OUTCOME.value,
+            text=f"{TRACK_PREFIX}{subject.summary} — {reason}", topic=subject.topic,
+            category=subject.category.value,
+            confidence=round(min(0.95, 0.6 + 0.1 * len(runs)), 4),
+            metadata={"distilled": True, "distil_key": key, "evidence": len(runs),
+                      "held": len(held), "failed": len(failed), "subject": mid,
+                      "sessions": [j.session_id for j in runs][-MAX_EPISODES:],
+                      "checks": sorted(set(passing) | set(failing))},
+            episodes=(mid,), new_episodes=() if known is not None else (mid,),
+            memory_id=known.id if known is not None else None, relationship="outcome_of",
+            mark_episodes=False, outcome=status, outcome_reason=reason,
         ))
     return out

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 
     from kenning.automemory.options import AutoMemoryOptions
     from kenning.automemory.service import AutoMemoryService
+    from kenning.config import Config
     from kenning.lifecycle import SessionReport
 
 _DEFAULT = object()
@@ -77,8 +78,9 @@ class Kenning:
         weights: RankWeights | None = None,
         max_content_chars: int = v.MAX_CONTENT_CHARS,
         link_rules: LinkRules | None = None,
-        auto_link: bool = True,
+        auto_link: bool | None = None,
         relations: RelationshipResolver | None = None,
+        config: Config | None = None,
     ) -> None:
         if store is None:
             from kenning.store.engines import open_store
@@ -96,11 +98,49 @@ class Kenning:
         self._indexed_at: str | None = None
         self._executor: ThreadPoolExecutor | None = None
         self.link_rules = link_rules or LinkRules()
-        self.auto_link = auto_link
+        self._config = config
+        self._auto_link = auto_link
+        # The project's directory, when the adapter knows it (auto memory syncs after writes).
+        self.project_root: Path | None = None
         self._relations = relations
         self._traversals: dict[tuple[Any, ...], Any] = {}
         self._traversal_mark: tuple[str | None, str] | None = None
         self._known_words: tuple[str | None, dict[str, str]] | None = None
+
+    # -- configuration -------------------------------------------------------------------------
+
+    @property
+    def config(self) -> Config:
+        """The effective configuration every entry point shares (``kenning.toml`` of the user
+        and of the project, then ``KENNING_<SECTION>_<KEY>`` variables): the one given to the
+        constructor (or set here), else the current directory's project's, loaded on first use.
+        A bad value is a one-line error naming the file and key."""
+        if self._config is None:
+            from kenning.config import ConfigError, load
+            from kenning.errors import ValidationError
+            from kenning.places.paths import project_root
+
+            try:
+                self._config = load(str(project_root()))
+            except ConfigError as exc:
+                raise ValidationError(str(exc)) from None
+        return self._config
+
+    @config.setter
+    def config(self, value: Config) -> None:
+        self._config = value
+
+    @property
+    def auto_link(self) -> bool:
+        """Whether new memories are linked automatically: the constructor's ``auto_link``,
+        else ``[graph] auto_link``."""
+        if self._auto_link is None:
+            return bool(self.config.get("graph", "auto_link"))
+        return self._auto_link
+
+    @auto_link.setter
+    def auto_link(self, value: bool) -> None:
+        self._auto_link = value
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -134,21 +174,72 @@ class Kenning:
 
     def remember(self, text: str, **fields: Any) -> Memory:
         """Store one memory (secrets redacted first). Same text in the same project, scope and
-        agent returns the stored memory with ``is_new=False`` instead of a duplicate."""
-        return self._writing().remember(text, **fields)
+        agent returns the stored memory with ``is_new=False`` instead of a duplicate. In the
+        ``on-write`` (or a due ``periodic``) sync mode, a confident one reaches MEMORY.md now."""
+        m = self._remember(text, **fields)
+        self._after_write([m])
+        return m
 
     def remember_many(self, items: Iterable[Mapping[str, Any]]) -> list[Memory]:
         """Store many memories in one transaction with one batched embedding pass.
 
         All items are validated before anything is written: one bad item writes nothing.
         """
-        return self._writing().remember_many(items)
+        out = self._remember_many(items)
+        self._after_write(out)
+        return out
 
     def update(self, memory_id: str, **fields: Any) -> Memory:
         """Change a memory's fields (``text``/``content``, ``summary``, ``topic``, ``type``,
         ``category``, ``tags``, ``source``, ``confidence``, ``metadata``, ``scope``, ``agent``,
         ``outcome``, ``outcome_reason``). Content changes are re-hashed and re-embedded."""
+        m = self._update(memory_id, **fields)
+        self._after_write([m])
+        return m
+
+    # The writers the services compose: they never sync auto memory themselves (a pipeline
+    # such as the session end writes many memories, then syncs once).
+    def _remember(self, text: str, **fields: Any) -> Memory:
+        return self._writing().remember(text, **fields)
+
+    def _remember_many(self, items: Iterable[Mapping[str, Any]]) -> list[Memory]:
+        return self._writing().remember_many(items)
+
+    def _update(self, memory_id: str, **fields: Any) -> Memory:
         return self._writing().update(memory_id, **fields)
+
+    def _after_write(self, memories: Sequence[Memory]) -> None:
+        """Sync Claude Code's auto memory after a write when the sync mode asks for it:
+        ``on-write`` when a memory of the auto memory's (no agent) reached ``min_confidence``,
+        ``periodic`` when the interval has passed. Needs the project's directory (set
+        ``project_root``, or run inside the project). A failing sync is logged, never raised:
+        the write itself stands."""
+        if not memories:
+            return
+        try:
+            opts = self._auto_options(None)
+            if not opts.enabled or opts.sync_mode == "on-session-end":
+                return
+            if opts.sync_mode == "on-write" and not any(
+                    m.agent is None and m.confidence >= opts.min_confidence for m in memories):
+                return
+            root = self._auto_root()
+            if root is not None:
+                self.auto_sync_if_due(root, opts, "write")
+        except Exception as exc:
+            from kenning.errorlog import log_error
+
+            log_error("auto memory sync after a write", exc)
+
+    def _auto_root(self) -> Path | None:
+        """The project directory whose auto memory this facade's project is: ``project_root``
+        when an adapter set it, else the current directory's project when it is this one."""
+        if self.project_root is not None:
+            return self.project_root
+        from kenning.places.paths import project_key, project_root
+
+        root = project_root()
+        return root if project_key(root) == self.project else None
 
     def outcome(
         self, memory_id: str, status: OutcomeStatus | str, reason: str | None = None
@@ -272,7 +363,7 @@ class Kenning:
     def _sessions(self) -> SessionService:
         """The journal, learning from sessions, briefings, checkpoints, the prompt index."""
         return SessionService(store=self.store, project=self.project, clock=self.clock,
-                              get=self.get, live=self._live, remember=self.remember,
+                              get=self.get, live=self._live, remember=self._remember,
                               record_subagent_stop=self.record_subagent_stop)
 
     def feedback(self, memory_id: str, delta: float, reason: str) -> Memory:
@@ -299,8 +390,13 @@ class Kenning:
         """Move what hooks appended to the journal into the store (idempotent; when the store
         refuses everything the journal stays for the next healthy run, while a single event it
         cannot take is quarantined, counted in ``quarantined``). Pending memories hooks could not
-        store are remembered now."""
-        return self._sessions().ingest_journal()
+        store are remembered now, and so are those the CLI and the MCP server kept while the
+        store was unavailable (``pending_remembered``), each in the project it was said in."""
+        from kenning import fileonly
+
+        out = self._sessions().ingest_journal()
+        out.update({f"pending_{key}": n for key, n in fileonly.ingest_pending(self).items()})
+        return out
 
     def session_trajectories(self, session_id: str) -> dict[str, Trajectory]:
         """Each memory's trajectory in a session: begun when recorded or injected, with the
@@ -384,7 +480,7 @@ class Kenning:
             set_known_words=lambda words: setattr(self, "_known_words", words),
             resolver=lambda: self._relations,
             set_resolver=lambda resolver: setattr(self, "_relations", resolver),
-            remember_many=self.remember_many, update=self.update,
+            remember_many=self._remember_many, update=self._update,
         )
 
     @property
@@ -534,14 +630,21 @@ class Kenning:
         from kenning.automemory.service import AutoMemoryService
 
         return AutoMemoryService(store=self.store, project=self.project, clock=self.clock,
-                                 remember_many=self.remember_many, get=self.get,
-                                 update=self.update, live=self._live)
+                                 remember_many=self._remember_many, get=self.get,
+                                 update=self._update, live=self._live)
 
-    @staticmethod
-    def _auto_options(options: AutoMemoryOptions | None) -> AutoMemoryOptions:
+    def _auto_options(self, options: AutoMemoryOptions | None) -> AutoMemoryOptions:
+        """``options`` when given, else ``[auto_memory]`` of the configuration."""
+        if options is not None:
+            return options
         from kenning.automemory.options import AutoMemoryOptions
+        from kenning.config import ConfigError
+        from kenning.errors import ValidationError
 
-        return options if options is not None else AutoMemoryOptions()
+        try:
+            return AutoMemoryOptions.from_config(self.config.section("auto_memory"))
+        except ConfigError as exc:
+            raise ValidationError(str(exc)) from None
 
     def auto_memory_dir(self, project_root: Path | None = None) -> Path:
         """Claude Code's auto memory directory for the project (git root's real path, keyed as
@@ -560,11 +663,22 @@ class Kenning:
         return self._automemory().import_files(project_root, self._auto_options(options), scope)
 
     def auto_sync(self, project_root: Path | None = None,
-                  options: AutoMemoryOptions | None = None, *, scope: str | None = None
-                  ) -> dict[str, Any]:
-        """Import first, then write memories >= min confidence as client memory files and
-        curate MEMORY.md; atomic and idempotent."""
-        return self._automemory().sync(project_root, self._auto_options(options), scope)
+                  options: AutoMemoryOptions | None = None, *, scope: str | None = None,
+                  categories: Sequence[str] | None = None) -> dict[str, Any]:
+        """Import first, then write memories >= min confidence as client memory files (or
+        topic files) and curate MEMORY.md; journalled, atomic and idempotent. ``categories``
+        syncs only those (``debugging``, ``architecture``...): others stay as they are."""
+        return self._automemory().sync(project_root, self._auto_options(options), scope,
+                                       categories)
+
+    def auto_sync_if_due(self, project_root: Path | None = None,
+                         options: AutoMemoryOptions | None = None, event: str = "write",
+                         *, scope: str | None = None) -> dict[str, Any]:
+        """What the sync mode calls for on ``event`` (``write``, ``session-start``,
+        ``session-end``): a sync when due (``synced`` True), else at a session start the
+        import alone; nothing for a write that is not due."""
+        return self._automemory().sync_if_due(project_root, self._auto_options(options), event,
+                                              scope)
 
     def auto_status(self, project_root: Path | None = None,
                     options: AutoMemoryOptions | None = None, *, scope: str | None = None
@@ -574,8 +688,8 @@ class Kenning:
 
     def curate(self, project_root: Path | None = None, options: AutoMemoryOptions | None = None,
                write: bool = True, *, scope: str | None = None) -> dict[str, Any]:
-        """Rewrite MEMORY.md within 200 lines and 25,000 bytes, most valuable lines first, a
-        person's lines imported and kept; ``write=False`` only previews."""
+        """Rewrite MEMORY.md within ``max_index_lines`` (180) and 25,000 bytes, most valuable
+        lines first, a person's lines imported and kept; ``write=False`` only previews."""
         return self._automemory().curate(project_root, self._auto_options(options), write, scope)
 
     def curate_preview(self, project_root: Path | None = None,
@@ -590,10 +704,20 @@ class Kenning:
         """Agent memory scopes known from the store, from disk and from agent definitions."""
         return self._automemory().agent_scopes(project_root)
 
+    def auto_agents(self, project_root: Path | None = None,
+                    options: AutoMemoryOptions | None = None, *, sync: bool = False
+                    ) -> dict[str, Any]:
+        """Agent memory at a session boundary: import every agent memory directory on disk
+        (subagents with a ``memory`` scope write there); with ``sync`` also write the scopes
+        agent definitions ask for and those of the agent named by ``CLAUDE_CODE_AGENT_NAME``."""
+        return self._automemory().agents(project_root, self._auto_options(options), sync=sync,
+                                         running=os.environ.get("CLAUDE_CODE_AGENT_NAME"))
+
     def transfer(self, from_scope: str, to_scope: str, min_confidence: float = 0.8
                  ) -> dict[str, Any]:
-        """Copy an agent scope's memories with confidence >= ``min_confidence`` to another scope
-        (``user:reviewer``...), de-duplicated, with provenance."""
+        """Copy an agent scope's memories whose confidence now (decay applied) is above
+        ``min_confidence`` to another scope (``user:reviewer``...), at that confidence,
+        de-duplicated, with provenance."""
         return self._automemory().transfer(from_scope, to_scope, min_confidence)
 
     # -- agents: findings, session insights, scoping, extraction -------------------------------
@@ -603,18 +727,18 @@ class Kenning:
         return FindingsService(
             store=self.store, project=self.project, clock=self.clock, embedder=self.embedder,
             max_content_chars=self.max_content_chars, ensure_index=self._ensure_index,
-            remember=self.remember, update=self.update, get=self.get, recall=self.recall)
+            remember=self._remember, update=self._update, get=self.get, recall=self.recall)
 
     def _insights(self) -> InsightService:
         """Session insights and what earlier sessions learned."""
-        return InsightService(remember_many=self.remember_many, list_memories=self.list,
+        return InsightService(remember_many=self._remember_many, list_memories=self.list,
                               scoped_recall=self.scoped_recall)
 
     def _extraction(self) -> ExtractionService:
         """Zero-LLM capture from transcripts and git history."""
         return ExtractionService(store=self.store, project=self.project,
                                  embedder=self.embedder, ensure_index=self._ensure_index,
-                                 remember_many=self.remember_many, update=self.update,
+                                 remember_many=self._remember_many, update=self._update,
                                  supersede=self.supersede)
 
     def record_finding(
@@ -638,10 +762,12 @@ class Kenning:
         said in other words (cosine >= ``threshold``) is merged into the stored one: one
         memory, every source in ``metadata.sources``. Safe with many processes and machines
         at once (``findings.lock``)."""
-        return self._findings().record(
+        m = self._findings().record(
             text, source=source, type=type, category=category, topic=topic, summary=summary,
             confidence=confidence, tags=tags, agent=agent, spec=spec, shared=shared,
             metadata=metadata, threshold=threshold)
+        self._after_write([m])
+        return m
 
     def record_subagent_stop(self, payload: Mapping[str, Any], *, swarm: str | None = None
                              ) -> Memory | None:
@@ -684,8 +810,10 @@ class Kenning:
         """Store what an agent session learned: one session_insight memory plus a
         pattern, gotcha, codebase_discovery and task_outcome memory per finding, in one
         transaction. The session memory comes first in the result."""
-        return self._insights().save(insight, spec=spec, agent=agent, source=source,
-                                     shared=shared, children=children)
+        out = self._insights().save(insight, spec=spec, agent=agent, source=source,
+                                    shared=shared, children=children)
+        self._after_write(out)
+        return out
 
     def session_history(self, limit: int = 5, *, spec: str | None = None,
                         agent: str | None = None) -> builtins.list[Memory]:

@@ -92,7 +92,9 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
     _run(report, log_as, "ingest", k.ingest_journal)
     _run(report, log_as, "learn", k.learn_from_abandoned_sessions)
     if project_root is not None and options.enabled:
-        _run(report, log_as, "auto_import", lambda: k.auto_import(project_root, options))
+        _run(report, log_as, "auto_import",
+             lambda: k.auto_sync_if_due(project_root, options, "session-start"))
+        _run(report, log_as, "agent_import", lambda: k.auto_agents(project_root, options))
     _run(report, log_as, "prompt index", lambda: k.build_prompt_index(force=False))
     from kenning.hooks.seen import key
 
@@ -140,7 +142,7 @@ def end(k: Kenning, session_id: str, transcript: Path | None, project_root: Path
     report = SessionReport()
     _run(report, log_as, "ingest", k.ingest_journal)
     _run(report, log_as, "learn", lambda: k.learn_from_session(session_id))
-    if transcript is not None and transcript.is_file():
+    if transcript is not None and transcript.is_file() and k.config.get("capture", "extract"):
         _run(report, log_as, "extract",
              lambda: k.extract(transcript=transcript, repo=project_root, apply=True,
                                episodes=episodes))
@@ -148,6 +150,8 @@ def end(k: Kenning, session_id: str, transcript: Path | None, project_root: Path
     _run(report, log_as, "consolidate", k.consolidate)
     if project_root is not None and options.enabled:
         _run(report, log_as, "auto_sync", lambda: k.auto_sync(project_root, options))
+        _run(report, log_as, "agent_sync",
+             lambda: k.auto_agents(project_root, options, sync=True))
     _run(report, log_as, "prompt index", k.build_prompt_index)
     return report
 
@@ -348,17 +352,20 @@ class SessionService:
         now = self.clock()
         trajs = self.session_trajectories(session_id)
         judged: list[dict[str, Any]] = []
+        verdicts = {mid: t.verdict() if t.used() else (
+            0.0, "recorded in this session, not yet put to use") for mid, t in trajs.items()}
+        # The mark keeps the verdict: consolidation distils a memory's track record from them.
         marks = [SessionEvent(f"judged:{session_id}:{mid}", session_id, self.project, now,
-                              "judged", {"memory_id": mid}) for mid in trajs]
+                              "judged", {"memory_id": mid, "delta": verdicts[mid][0],
+                                         "checks": dict(trajs[mid].outcomes())})
+                 for mid in trajs]
         fresh = set(self.store.add_session_events(marks))
         todo = {mid: t for mid, t in trajs.items() if f"judged:{session_id}:{mid}" in fresh}
         memories = self.store.get_many(sorted(mid for mid, t in todo.items() if t.used()))
         changes = []
         used: list[str] = []
         for mid, t in todo.items():
-            delta, reason = t.verdict()
-            if not t.used():
-                delta, reason = 0.0, "recorded in this session, not yet put to use"
+            delta, reason = verdicts[mid]
             was_used = mid in memories and referenced(memories[mid], _after_shown(t.steps))
             if was_used:
                 used.append(mid)

@@ -140,6 +140,8 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
         raise KenningError(f"the mcp package is missing: {exc}") from exc
 
     root = (project_root or Path.cwd()).resolve()
+    if getattr(k, "project_root", False) is None:
+        k.project_root = root  # the auto memory a write syncs to (``on-write`` mode)
     lock = threading.Lock()
     app = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False)
@@ -474,8 +476,11 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
     @app.tool(annotations=writes)
     def memory_auto_sync(
         direction: Literal["to-auto", "from-auto", "bidirectional"] = "to-auto",
-        minConfidence: Confidence = 0.7,
-        categories: Annotated[list[CategoryName], Field(max_length=6)] = NO_ITEMS,
+        minConfidence: Annotated[Confidence | None, Field(
+            description="Default: [auto_memory] min_confidence (0.7).")] = None,
+        categories: Annotated[list[CategoryName], Field(
+            max_length=6, description="Only these categories; others stay as they are.")
+        ] = NO_ITEMS,
     ) -> str:
         """Sync high-confidence Kenning memories to Claude Code's auto memory (MEMORY.md and
         memory files), import what is there, or both."""
@@ -498,29 +503,33 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
     return app
 
 
-def auto_sync(k: Any, root: Path, direction: str, min_confidence: float,
+def auto_sync(k: Any, root: Path, direction: str, min_confidence: float | None,
               categories: Sequence[str]) -> dict[str, Any]:
-    """The ``memory_auto_sync`` tool over the auto-memory bridge's facade methods."""
+    """The ``memory_auto_sync`` tool over the auto-memory bridge's facade methods, with the
+    project's ``[auto_memory]`` configuration (``minConfidence`` overrides its threshold)."""
     if not hasattr(k, "auto_sync"):
         raise KenningError("the auto-memory bridge is not available in this Kenning build")
     from dataclasses import replace
 
     from kenning.automemory.options import AutoMemoryOptions
+    from kenning.config import ConfigError
 
-    opts = replace(AutoMemoryOptions(), min_confidence=min_confidence)
-    out: dict[str, Any] = {"direction": direction, "minConfidence": min_confidence}
+    try:
+        opts = AutoMemoryOptions.from_config(k.config.section("auto_memory"))
+    except ConfigError as exc:
+        raise KenningError(str(exc)) from None
+    if min_confidence is not None:
+        opts = replace(opts, min_confidence=min_confidence)
+    out: dict[str, Any] = {"direction": direction, "minConfidence": opts.min_confidence}
     if direction == "from-auto":
         out["imported"] = k.auto_import(root, opts)
     else:
         # The bridge always imports first so that a person's lines are never overwritten.
-        res = k.auto_sync(root, opts)
-        out.update({key: res.get(key) for key in ("path", "lines", "bytes", "memories_in_index",
-                                                  "files_written", "files_removed",
-                                                  "index_changed", "imported")})
-    if categories:
-        out["categories"] = categories
-        out["note"] = ("the bridge curates every category together; categories only label "
-                       "this request")
+        res = k.auto_sync(root, opts, categories=list(categories) or None)
+        out.update({key: res.get(key) for key in (
+            "path", "lines", "bytes", "memories_in_index", "files_written", "files_removed",
+            "topic_files_written", "index_changed", "imported", "categories", "disabled")
+            if key in res})
     return out
 
 

@@ -24,6 +24,7 @@ from the table; unknown words are kept as new relations.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import re
 import threading
@@ -53,83 +54,118 @@ CANONICAL: dict[str, tuple[str, ...]] = {
         "replaces", "instead of", "switches from", "switching from", "switched from",
         "deprecates", "obsoletes", "overrides", "takes over from", "reverts",
         "대체한다", "대체", "대신한다", "대신", "교체한다",
+        "supplants", "displaces", "retires", "phases out", "swaps out", "stands in for",
+        "takes the place of", "succeeds", "makes obsolete", "sunsets", "갈아탄다", "바꾼다",
     ),
     "superseded_by": (
         "replaced by", "obsoleted by", "deprecated by", "deprecated in favour of",
         "deprecated in favor of", "overridden by", "대체됨", "대체되었다", "교체됨",
+        "succeeded by", "gave way to", "gives way to", "retired in favour of",
+        "retired in favor of", "phased out by", "supplanted by", "displaced by",
     ),
     "refines": (
         "builds on", "builds upon", "iterates on", "elaborates", "revises", "amends",
         "narrows", "clarifies", "구체화한다", "보완한다", "다듬는다", "발전시킨다",
+        "fine tunes", "tweaks", "adjusts", "tightens", "extends", "polishes", "sharpens",
+        "expands on", "보강한다", "세분화한다", "확장한다",
     ),
     "improves": (
         "enhances", "optimizes", "optimises", "better than", "speeds up", "upgrades",
         "개선한다", "향상시킨다", "최적화한다", "개선",
+        "boosts", "outperforms", "streamlines", "strengthens", "accelerates", "makes faster",
+        "simplifies", "강화한다", "향상한다",
     ),
     # --- implementation: work that carries out / results from a decision ---
     "implements": (
         "executes", "realizes", "realises", "carries out", "applies", "puts into practice",
         "구현한다", "실행한다", "구현", "적용한다",
+        "puts in place", "delivers", "builds out", "enacts", "puts into effect", "rolls out",
+        "실현한다", "반영한다", "구축한다",
     ),
     "implemented_by": ("executed by", "realized by", "realised by", "carried out by", "구현됨"),
     "outcome_of": (
         "result of", "results from", "outcome", "evaluates", "verdict on",
         "결과", "의 결과", "성과",
+        "consequence of", "came out of", "follows from", "product of", "의 결과물",
+        "에서 나온 결과",
     ),
     "fixes": (
         "resolves", "addresses", "repairs", "patches", "solves", "fix for", "bugfix for",
         "고친다", "수정한다", "해결한다", "해결",
+        "corrects", "remedies", "patches up", "mends", "바로잡는다", "보수한다",
     ),
     "fixed_by": ("resolved by", "addressed by", "repaired by", "patched by", "solved by"),
     # --- association: everything that is neither lineage nor execution ---
     "relates_to": (
         "related to", "related", "relates", "associated with", "see also", "similar to",
         "connected to", "semantic", "same topic", "관련", "관련된다", "관련이 있다", "연관된다",
+        "has to do with", "ties into", "pertains to", "concerns", "touches on", "refers to",
+        "관련있다", "관계가 있다", "연결된다",
     ),
     "inspired_by": (
         "motivated by", "influenced by", "based on", "derived from", "draws on",
         "영감을 받은", "영감을 받았다", "동기부여된", "에 기반한", "영향을 받은",
+        "modeled after", "modelled on", "modelled after", "modeled on", "borrows from",
+        "takes cues from", "guided by", "follows the example of", "본뜬다", "참고한다",
     ),
     "challenges": (
         "contradicts", "conflicts with", "disputes", "questions", "opposes", "refutes",
         "argues against", "disagrees with", "undermines", "rejects",
         "반박한다", "모순된다", "이의를 제기한다", "충돌한다",
+        "at odds with", "pushes back on", "calls into question", "clashes with",
+        "goes against", "runs counter to", "objects to", "상충한다", "반대한다",
     ),
     "supports": (
         "confirms", "validates", "agrees with", "backs", "corroborates", "justifies",
         "뒷받침한다", "확인한다", "지지한다",
+        "bolsters", "reinforces", "endorses", "vouches for", "backs up", "upholds", "affirms",
+        "입증한다", "증명한다", "찬성한다",
     ),
     "depends_on": (
         "requires", "needs", "relies on", "prerequisite", "blocked by", "waits on",
         "에 의존한다", "의존한다", "필요로 한다", "필요하다",
+        "hinges on", "contingent on", "leans on", "counts on", "rests on", "conditional on",
+        "에 달려 있다", "기댄다", "좌우된다",
     ),
     "uses": (
         "utilizes", "utilises", "employs", "built with", "consumes", "calls",
         "사용한다", "이용한다", "활용한다",
+        "takes advantage of", "leverages", "runs on", "makes use of", "adopts", "쓴다",
+        "채택한다", "도입한다",
     ),
     "caused_by": (
         "because of", "due to", "triggered by", "root cause", "stems from",
         "때문에", "로 인해", "에 의해 발생한",
+        "originates from", "arises from", "traced back to", "brought on by", "comes from",
+        "driven by", "에서 기인한다", "기인한다", "탓이다",
     ),
     "blocks": (
         "prevents", "blocking", "stops", "holds up", "막는다", "차단한다", "방해한다",
+        "stands in the way of", "gets in the way of", "halts", "holds back", "obstructs",
+        "hinders", "impedes", "가로막는다", "저해한다",
     ),
     "duplicates": (
         "duplicate of", "same as", "identical to", "copy of", "repeats",
         "중복", "중복된다", "같다",
+        "restates", "mirrors", "rehashes", "overlaps with", "identical with", "동일하다",
+        "겹친다",
     ),
     "part_of": (
         "belongs to", "component of", "subtask of", "member of", "child of", "within",
         "의 일부", "에 속한다", "일부",
+        "falls under", "included in", "component in", "nested in", "포함된다", "속한다",
     ),
     "alternative_to": (
         "alternative", "option to", "competes with", "versus", "vs", "compared with",
         "대안", "대안이다", "대체안",
+        "rivals", "competes against", "substitute for", "대안이 된다", "경쟁한다",
     ),
     # --- temporal: closeness in time only (direction-free words) ---
     "temporal": (
         "same session", "same context", "concurrent with", "at the same time",
         "동시에", "같은 세션", "같은 시기",
+        "around the same time as", "simultaneously with", "during the same session",
+        "in parallel with", "같은 때", "같은 기간",
     ),
 }
 
@@ -166,6 +202,11 @@ PASSIVE: dict[str, str] = {
 }
 
 DEFAULT_THRESHOLD = 0.8  # resolve(): min cosine to file an unknown word under a known one
+# resolve(): the nearest relation must beat the nearest word of any other relation by this
+# much; a word halfway between two relations is kept as new rather than guessed.
+DEFAULT_MARGIN = 0.05
+NORMALISED_CONFIDENCE = 0.95  # a table word reached by normalisation (tense, auxiliaries)
+MATCH_FORMS = 4  # forms of an unknown word compared with the table by embedding
 EXPAND_THRESHOLD = 0.8  # expand_query(): min cosine to add a store word to a query
 NEW_CONFIDENCE = 0.5  # a brand-new relationship word starts at this confidence
 
@@ -198,6 +239,135 @@ def _build_index() -> dict[str, str]:
 
 
 _INDEX: dict[str, str] = _build_index()
+
+# ---------- word forms: the same relation said in another tense or with filler words ----------
+# English words that carry no relation: auxiliaries and modals in front, articles, adverbs.
+_EN_LEADING = frozenset({
+    "is", "was", "are", "were", "be", "been", "being", "has", "have", "had", "got", "gets",
+    "get", "getting", "will", "would", "can", "could", "may", "might", "should", "must", "does",
+    "did", "do", "which", "that", "it", "this"})
+_EN_ARTICLES = frozenset({"the", "a", "an"})
+_EN_ADVERBS = frozenset({
+    "directly", "heavily", "further", "partly", "partially", "mainly", "largely", "strongly",
+    "also", "then", "now", "just", "mostly", "fully", "completely", "really", "actually",
+    "clearly", "slightly", "greatly", "entirely", "primarily", "chiefly", "somewhat",
+    "loosely", "closely", "explicitly", "implicitly", "indirectly", "essentially", "basically",
+    "effectively", "ultimately", "eventually", "finally", "already", "still", "simply"})
+# Past forms of verbs relation words are made of, to their table (third person) form.
+_EN_IRREGULAR = {
+    "took": "takes", "taken": "takes", "gave": "gives", "given": "gives", "drew": "draws",
+    "drawn": "draws", "brought": "brings", "built": "builds", "made": "makes", "ran": "runs",
+    "stood": "stands", "held": "holds", "led": "leads", "came": "comes", "went": "goes",
+    "fell": "falls", "put": "puts", "set": "sets", "began": "begins", "grew": "grows",
+    "broke": "breaks", "broken": "breaks", "chose": "chooses", "found": "finds",
+    "kept": "keeps", "left": "leaves", "overrode": "overrides", "overridden": "overrides",
+    "undid": "undoes", "stemmed": "stems", "relied": "relies", "applied": "applies",
+    "employed": "employs", "required": "requires", "needed": "needs", "used": "uses",
+    "using": "uses"}
+# Korean: particles that stand alone before a predicate, and predicate endings (longest
+# first) whose stem takes the table's endings instead.
+_KO_PARTICLES = frozenset({"와", "과", "의", "에", "로", "으로", "에서", "을", "를", "이", "가",
+                           "은", "는", "도", "에게", "한테"})
+_KO_ENDINGS = tuple(sorted((
+    "하였었다 하였다 했었다 했었음 했다 했음 하였음 하다 한다 "
+    "하는 한 함 되었었다 되었다 되었음 됐었다 됐다 됐음 된다 "
+    "되다 된 됨 시켰다 시켰음 시킨다 시킨 시킴 받았다 받았음 "
+    "받음 받는다 받은 고_있었다 고_있다 고_있음 쳤다 쳤음 친다 "
+    "쳐 었다 았다 였다 었음 았음 였음 이었다 이었음 이다 임 "
+    "는다 음 다 "
+).split(), key=len, reverse=True))
+_KO_FORMS = (*"한다 한 하다 함 시킨다 받은 받았다 는다 친다 이다 다".split(), "")
+_KO_PASSIVE_FORMS = tuple("된다 됨 되었다 된".split())
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def _en_verb_forms(head: str) -> list[str]:
+    """``head`` (a verb in any tense) in the table's third-person form, most likely first."""
+    if head in _EN_IRREGULAR:
+        return [_EN_IRREGULAR[head]]
+    out: list[str] = []
+    if head.endswith("ing") and len(head) > 5:
+        base = head[:-3]
+        if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "sl":
+            out.append(base[:-1] + "s")  # stopping -> stops
+        if base.endswith("y"):
+            out.append(base[:-1] + "ies")  # relying -> relies
+        out += [base + "es", base + "s"]  # replacing -> replaces, contradicting -> contradicts
+    elif head.endswith("ied") and len(head) > 4:
+        out.append(head[:-3] + "ies")
+    elif head.endswith("ed") and len(head) > 4:
+        base = head[:-2]
+        if len(base) > 2 and base[-1] == base[-2]:
+            out.append(base[:-1] + "s")
+        out += [head[:-1] + "s", base + "es", base + "s"]
+    elif not head.endswith("s") and head.isalpha() and len(head) > 2:
+        out += [head + "s", head + "es"]
+    return list(dict.fromkeys(out))
+
+
+def _en_forms(word: str) -> list[str]:
+    """An English relation word without filler (auxiliaries, articles, adverbs), then with its
+    verb in the table's form ("was relying heavily upon" -> "relies on"). Passive words
+    ("... by", "...ed in") keep their voice, and negated words are left alone: the guards
+    keep those apart."""
+    if _HANGUL.search(word):
+        return []
+    tokens = [t for t in word.split("_") if t not in _EN_ADVERBS and t not in _EN_ARTICLES]
+    tokens = ["on" if t == "upon" else t for t in tokens]
+    while len(tokens) > 1 and tokens[0] in _EN_LEADING:
+        tokens = tokens[1:]
+    if not tokens or _negated_word(word):
+        return []
+    bare = "_".join(tokens)
+    out = [bare]
+    if tokens[-1] == "by" or _EN_PASSIVE.search(bare):
+        return out
+    head, rest = tokens[0], tokens[1:]
+    out += ["_".join([v, *rest]) for v in _en_verb_forms(head)]
+    if rest and rest[-1] in ("on", "to", "with", "for", "of", "in", "into", "from", "up", "out"):
+        # "executes on" -> "executes": the verb alone (never across the direction guards)
+        out += ["_".join([v, *rest[:-1]]) for v in [head, *_en_verb_forms(head)]]
+    return out
+
+
+def _ko_forms(word: str) -> list[str]:
+    """A Korean relation word without a standalone particle in front, then its predicate's
+    stem with each of the table's endings ("대체했다" -> "대체한다", "의존함" -> "의존한다")."""
+    if not _HANGUL.search(word) or _negated_word(word):
+        return []
+    tokens = word.split("_")
+    while len(tokens) > 1 and tokens[0] in _KO_PARTICLES:
+        tokens = tokens[1:]
+    bare = "_".join(tokens)
+    out = [bare]
+    for ending in _KO_ENDINGS:
+        if bare.endswith(ending) and len(bare) > len(ending):
+            stem = bare[: -len(ending)]
+            # the voice stays: "교체되었다" (was replaced) never becomes "교체한다" (replaces)
+            passive = any(m in ending for m in (*_KO_PASSIVE, "됐"))
+            forms = _KO_PASSIVE_FORMS if passive else _KO_FORMS
+            out += [stem + form for form in forms if stem + form != bare]
+            break
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def word_forms(word: str) -> tuple[str, ...]:
+    """``word`` (normalised) and the forms it is looked up under: without filler words and
+    with its predicate in the form the table uses, in English and Korean. First is the word
+    itself."""
+    return tuple(dict.fromkeys(f for f in (word, *_en_forms(word), *_ko_forms(word)) if f))
+
+
+def normalised_lookup(raw: str) -> tuple[str, str] | None:
+    """``(canonical, form)`` of the first form of ``raw`` that the table knows, when the
+    guards allow the two to be joined; None when none does."""
+    word = normalise_word(raw)
+    for form in word_forms(word):
+        canonical = _INDEX.get(form)
+        if canonical is not None and (form == word or not _incompatible(word, form)):
+            return canonical, form
+    return None
 
 
 def table_lookup(raw: str) -> str | None:
@@ -384,10 +554,14 @@ class RelationshipResolver:
         embedder: PhraseEmbedder | None = _USE_DEFAULT,
         threshold: float = DEFAULT_THRESHOLD,
         cache_size: int = 4096,
+        margin: float = DEFAULT_MARGIN,
     ) -> None:
         self._embedder_resolved = embedder is not _USE_DEFAULT
         self._embedder: PhraseEmbedder | None = None if embedder is _USE_DEFAULT else embedder
         self.threshold = threshold
+        self.margin = margin
+        # Words promoted into the vocabulary (word -> core type): resolved like table words.
+        self.official: dict[str, str] = {}
         self._cache: dict[str, np.ndarray] = {}
         self._cache_size = cache_size
         self._lock = threading.RLock()
@@ -429,6 +603,10 @@ class RelationshipResolver:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([found[p] for p in phrases])
 
+    def vectors(self, words: Sequence[str]) -> np.ndarray | None:
+        """Unit vectors of relation words (phrase form), or None without an embedder."""
+        return self._vectors(words)
+
     def similarity(self, a: str, b: str) -> float | None:
         """Cosine similarity of two relation words (None without an embedder)."""
         vecs = self._vectors([a, b])
@@ -441,10 +619,13 @@ class RelationshipResolver:
         known: Iterable[str] | Mapping[str, str] = (),
         threshold: float | None = None,
     ) -> Relationship:
-        """Understand ``raw``: table first (confidence 1.0); else the nearest table word or
-        ``known`` word (relationship words already in the store; a mapping gives their core
-        types) with cosine >= threshold (default: the resolver's); else a new word, kept
-        as-is, core type association (``is_new`` is False if it is itself a known word).
+        """Understand ``raw``: the table first (confidence 1.0), also after normalisation
+        (another tense, auxiliaries, adverbs and articles dropped, Korean endings: 0.95); else
+        the nearest table word or ``known`` word (relationship words already in the store; a
+        mapping gives their core types) over the word's forms, with cosine >= threshold
+        (default: the resolver's) and ahead of every other relation by the resolver's margin;
+        else a new word, kept as-is, core type association (``is_new`` is False if it is
+        itself a known word).
         """
         word = normalise_word(raw)
         if not word:
@@ -452,6 +633,12 @@ class RelationshipResolver:
         canonical = _INDEX.get(word)
         if canonical is not None:
             return Relationship(raw, canonical, CORE_TYPE[canonical], 1.0, False, "table")
+        found = normalised_lookup(word)
+        if found is not None:
+            return Relationship(raw, found[0], CORE_TYPE[found[0]], NORMALISED_CONFIDENCE,
+                                False, "table")
+        if word in self.official:
+            return Relationship(raw, word, self.official[word], 1.0, False, "table")
 
         pairs = known.items() if isinstance(known, Mapping) else ((k, "") for k in known)
         known_core: dict[str, str] = {}
@@ -470,27 +657,31 @@ class RelationshipResolver:
 
     def _match(self, word: str, known_core: Mapping[str, str]) -> tuple[str, str, float] | None:
         """Best (canonical, core type, cosine) for a word the table lacks: every table word
-        stands for its canonical, every known word for itself; guarded pairs are skipped."""
+        stands for its canonical, every known word for itself; guarded pairs are skipped. The
+        word is compared in each of its forms (``word_forms``); the nearest relation must lead
+        the nearest other one by the margin, else there is no match."""
         targets: dict[str, tuple[str, str]] = {k: (c, CORE_TYPE[c]) for k, c in _INDEX.items()}
         for nk, core in known_core.items():
             targets.setdefault(nk, (nk, core))
         targets.pop(word, None)  # a known word equal to raw: matching itself says nothing
         names = [t for t in targets if not _incompatible(word, t)]
-        best = self._nearest(word, names)
-        if best is None:
+        forms = list(word_forms(word)[:MATCH_FORMS])
+        if not names:
             return None
-        canon, core = targets[best[0]]
-        return canon, core, best[1]
-
-    def _nearest(self, word: str, candidates: list[str]) -> tuple[str, float] | None:
-        if not candidates:
-            return None
-        vecs = self._vectors([word, *candidates])
+        vecs = self._vectors([*forms, *names])
         if vecs is None:
             return None
-        sims = vecs[1:] @ vecs[0]
-        i = int(sims.argmax())
-        return candidates[i], float(sims[i])
+        sims = (vecs[len(forms):] @ vecs[: len(forms)].T).max(axis=1)
+        best: dict[str, float] = {}
+        for name, sim in zip(names, sims.tolist(), strict=True):
+            canon = targets[name][0]
+            best[canon] = max(best.get(canon, -1.0), sim)
+        ranked = sorted(best.items(), key=lambda kv: -kv[1])
+        if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < self.margin:
+            return None  # halfway between two relations: not a guess worth making
+        canon, sim = ranked[0]
+        core = next(targets[n][1] for n in names if targets[n][0] == canon)
+        return canon, core, sim
 
     # ---------- query expansion ----------
     def expand_query(
@@ -544,6 +735,70 @@ def promotion_candidates(
     ]
     out.sort(key=lambda t: (-t[1], -t[2], t[0]))
     return out
+
+
+# ---------- the vocabulary in use: clustering, orphan decay (pure) ----------
+CLUSTER_MIN_SIMILARITY = 0.75  # words this close (cosine) form one cluster (distance 0.25)
+ORPHAN_DECAY_PER_DAY = 0.05  # a word's confidence fades this fast (e-fold per 20 days)
+ORPHAN_PENALTY = 2.0  # ... twice as fast for a word used fewer than ORPHAN_USES times
+ORPHAN_USES = 3
+ORPHAN_ARCHIVE_BELOW = 0.2  # a faded word is archived: its links filed under its canonical
+
+
+def cluster_words(words: Sequence[str], usage: Mapping[str, int], vectors: np.ndarray,
+                  official: Iterable[str] = (), min_similarity: float = CLUSTER_MIN_SIMILARITY
+                  ) -> dict[str, str]:
+    """Group relationship words in use by meaning: two words at least ``min_similarity``
+    apart (``vectors`` are their unit vectors, in order) and not kept apart by the guards
+    share a cluster, and so do the words linked through them (density-connected, as DBSCAN
+    with two points). Each cluster's canonical form is its official word (``official``: the
+    promoted ones), else its most used word. Returns member -> canonical for every word in a
+    cluster of two or more."""
+    n = len(words)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    sims = vectors @ vectors.T if n else vectors
+    for i in range(n):
+        for j in range(i + 1, n):
+            if sims[i, j] >= min_similarity and not _incompatible(words[i], words[j]):
+                parent[find(i)] = find(j)
+    groups: dict[int, list[str]] = {}
+    for i, w in enumerate(words):
+        groups.setdefault(find(i), []).append(w)
+    chosen = set(official)
+    out: dict[str, str] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        head = min(members, key=lambda w: (w not in chosen, -usage.get(w, 0), w))
+        out.update(dict.fromkeys(members, head))
+    return out
+
+
+def orphan_decay(stats: Iterable[tuple[str, int, float, int]], now_ms: int,
+                 official: Iterable[str] = ()) -> list[tuple[str, float]]:
+    """The relationship words to archive: each word's average link confidence, faded by
+    ``ORPHAN_DECAY_PER_DAY`` for every day since it was last used (twice as fast when used
+    fewer than ``ORPHAN_USES`` times), once below ``ORPHAN_ARCHIVE_BELOW``. Table words and
+    ``official`` (promoted) words are never archived. ``stats`` rows are (word, usage,
+    average confidence, last used ms); returns (word, faded confidence), lowest first."""
+    keep = set(official)
+    out = []
+    for word, usage, conf, last_ms in stats:
+        if word in keep or normalise_word(word) in _INDEX:
+            continue
+        days = max(0, now_ms - int(last_ms)) / 86_400_000
+        penalty = ORPHAN_PENALTY if usage < ORPHAN_USES else 1.0
+        faded = float(conf) * math.exp(-ORPHAN_DECAY_PER_DAY * days * penalty)
+        if faded < ORPHAN_ARCHIVE_BELOW:
+            out.append((word, round(faded, 4)))
+    return sorted(out, key=lambda t: (t[1], t[0]))
 
 
 # ---------- pattern matching on reasoning text ----------
@@ -678,11 +933,15 @@ __all__ = [
     "Relationship",
     "RelationshipResolver",
     "UsePhraseEmbedder",
+    "cluster_words",
     "default_phrase_embedder",
     "infer_from_reasoning",
     "normalise_word",
+    "normalised_lookup",
+    "orphan_decay",
     "promotion_candidates",
     "reasoning_cues",
     "table_lookup",
     "table_synonyms",
+    "word_forms",
 ]

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kenning.automemory import topics, writes
 from kenning.automemory.curate import Candidate, Curated, curate_index, rank_key
 from kenning.automemory.files import (
     CLIENT_TYPES,
     IndexLine,
-    atomic_write,
+    TopicEntry,
     client_view,
     one_line,
     parse_index,
@@ -24,9 +25,10 @@ from kenning.automemory.files import (
     slug,
     split_frontmatter,
 )
-from kenning.automemory.options import AutoMemoryOptions
+from kenning.automemory.options import CLIENT_MAX_BYTES, CLIENT_MAX_LINES, AutoMemoryOptions
 from kenning.automemory.paths import INDEX
-from kenning.automemory.state import DirState, dir_lock, fingerprint, load_state, save_state
+from kenning.automemory.state import DirState, dir_lock, load_state, save_state
+from kenning.automemory.writes import Change
 from kenning.errors import NotFoundError, ValidationError
 from kenning.models import Category, Filters, Memory, MemoryType, Scope, iso
 from kenning.redact import redact
@@ -95,12 +97,34 @@ def client_type(m: Memory) -> str:
 SECTION_HEADINGS = frozenset(f"## {label}" for label in LABELS.values())
 
 
+LOWERCASE_INDEX = "memory.md"
+
+
 def _md_files(directory: Path) -> list[Path]:
-    """The directory's markdown files, MEMORY.md last (files it points to are known first)."""
+    """The directory's markdown files, MEMORY.md last (files it points to are known first).
+    A lowercase ``memory.md`` is an index the client has not renamed yet, never a topic file."""
     if not directory.is_dir():
         return []
     return sorted((p for p in directory.glob("*.md") if p.is_file()
-                   and not p.name.startswith(".")), key=lambda p: (p.name == INDEX, p.name))
+                   and not p.name.startswith(".") and p.name != LOWERCASE_INDEX),
+                  key=lambda p: (p.name == INDEX, p.name))
+
+
+def migrate_lowercase_index(directory: Path) -> str | None:
+    """Rename ``memory.md`` to ``MEMORY.md`` as Claude Code does when it loads a memory
+    directory. Returns a warning when both exist as different files (the lowercase one is
+    then left alone, and not imported)."""
+    lower, upper = directory / LOWERCASE_INDEX, directory / INDEX
+    if not lower.is_file():
+        return None
+    names = {p.name for p in directory.iterdir()}
+    if LOWERCASE_INDEX not in names:  # a case-insensitive file system: it is MEMORY.md
+        return None
+    if INDEX in names:
+        return (f"{LOWERCASE_INDEX} and {INDEX} both exist; {LOWERCASE_INDEX} is left alone "
+                "and not imported")
+    lower.rename(upper)
+    return None
 
 
 def render_line(m: Memory, name: str, opts: AutoMemoryOptions) -> str:
@@ -122,17 +146,19 @@ def person_lines(svc: AutoMemoryService, state: DirState, lines: list[IndexLine]
     the client's. Ours: lines recorded at the last write, our section headings, and pointers
     to our files that read exactly as we would write them (so lost state adds no copies)."""
     own = set(state.own_lines)
-    by_file = {n: mid for mid, n in state.synced.items() if n in state.owned}
-    mems = svc.store.get_many([by_file[ln.file] for ln in lines
-                               if ln.kind == "pointer" and ln.file in by_file])
+    by_file: dict[str, list[str]] = {}
+    for mid, n in state.synced.items():
+        if n in state.owned or n in state.entries:
+            by_file.setdefault(n, []).append(mid)
+    pointed = {ln.file for ln in lines if ln.kind == "pointer" and ln.file in by_file}
+    mems = svc.store.get_many([mid for n in sorted(pointed) for mid in by_file[n]])
+    rendered = {render_line(m, n, opts) for n in pointed for mid in by_file[n]
+                if (m := mems.get(mid)) is not None}
 
     def ours(ln: IndexLine) -> bool:
         if sha(ln.text) in own or (ln.kind == "heading" and ln.text.strip() in SECTION_HEADINGS):
             return True
-        if ln.kind == "pointer" and ln.file in by_file:
-            m = mems.get(by_file[ln.file])
-            return m is not None and render_line(m, ln.file, opts) == ln.text
-        return False
+        return ln.kind == "pointer" and ln.text in rendered
 
     return [ln for ln in lines if ln.kind != "blank" and not ours(ln)]
 
@@ -171,19 +197,60 @@ def _index_items(svc: AutoMemoryService, target: Target, state: DirState, text: 
     return items
 
 
-def _topic_items(target: Target, name: str, text: str, opts: AutoMemoryOptions, now: int
-                 ) -> list[dict[str, Any]]:
+def render_entry(m: Memory, opts: AutoMemoryOptions) -> str:
+    """A memory as an entry of Kenning's block in a topic file."""
+    return topics.render_entry(m.id, m.summary, m.content, topics.ENTRY_LINES)
+
+
+def _topic_items(svc: AutoMemoryService, target: Target, state: DirState, name: str, text: str,
+                 opts: AutoMemoryOptions, now: int) -> list[dict[str, Any]]:
+    """A topic file's entries as memories: a person's text, and the entries of Kenning's block
+    that a person changed (their version of that memory). Kenning's own entries are not
+    imported; one a person edited or deleted is theirs from then on (its memory is not written
+    back there)."""
     cat = opts.category_for_file(name) or Category.PROJECT_PATTERNS
+    split = topics.split_block(text)
+    found: list[tuple[TopicEntry, str | None]] = [(e, None) for e in parse_topic(split.outside)]
+    if split.has_block or name in state.entries:
+        known = set(state.entries.get(name, []))
+        block = parse_topic(split.block)
+        ids = [topics.entry_id(e) for e in block]
+        mems = svc.store.get_many([i for i in ids if i])
+        kept: list[str] = []
+        present: set[str] = set()
+        for e, mid in zip(block, ids, strict=True):
+            raw = "\n".join(e.lines)
+            m = mems.get(mid) if mid else None
+            if sha(raw) in known or (m is not None and m.agent == target.agent
+                                     and render_entry(m, opts) == raw):
+                kept.append(sha(raw))
+                if mid:
+                    present.add(mid)
+                    state.synced[mid] = name
+                continue
+            found.append((e, mid))
+        gone = [mid for mid, n in state.synced.items() if n == name and mid not in present]
+        for mid in gone:
+            state.synced.pop(mid)
+        edited = [mid for _, mid in found if mid]
+        state.detached = distinct([*state.detached, *gone, *edited])[-5000:]
+        state.entries[name] = kept
+        if not kept:
+            state.entries.pop(name)
     items = []
-    for entry in parse_topic(text):
-        body = "\n".join(entry.text.splitlines()[: opts.max_topic_file_lines])
+    for entry, edited_from in found:
+        body = "\n".join(topics.entry_text(entry).splitlines()[: opts.max_topic_file_lines])
+        if not body:
+            continue
+        meta = _provenance(target, name, "topic", now, line_hash=sha(entry.text))
+        if edited_from:
+            meta["edited_from"] = edited_from
         items.append({
             "text": body, "type": CATEGORY_TYPE.get(cat, MemoryType.INSIGHT), "category": cat,
             "topic": entry.heading[:200] if entry.heading else None,
             "tags": ["auto-memory", name.removesuffix(".md")[:64]],
             "confidence": opts.import_confidence, "source": f"auto-memory:{name}",
-            "metadata": _provenance(target, name, "topic", now, line_hash=sha(entry.text)),
-            **target.fields(),
+            "metadata": meta, **target.fields(),
         })
     return items
 
@@ -272,7 +339,12 @@ def import_dir(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, 
         state = load_state(svc.store, target.dir)
         before = {**asdict(state), "imported_at": None}
         first = state.imported_at is None
+        recovered = writes.recover(target.dir, state)
+        warning = migrate_lowercase_index(target.dir) if target.dir.is_dir() else None
         counts = _import(svc, target, opts, state)
+        counts["recovered"] = recovered
+        if warning:
+            counts["errors"].append(warning)
         if first or {**asdict(state), "imported_at": None} != before:
             save_state(svc.store, target.dir, state)  # a no-op import writes nothing
     return counts
@@ -332,8 +404,10 @@ def _import(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, sta
                 if item and edited_from:
                     item["metadata"]["edited_from"] = edited_from[0]
                 items = [item] if item else []
+                state.topics = [t for t in state.topics if t != name]
             else:
-                items = _topic_items(target, name, text, opts, now)
+                items = _topic_items(svc, target, state, name, text, opts, now)
+                state.topics = distinct([*state.topics, name])
         previous = state.sources.get(name, [])
         if client_file and items and previous:
             changed = _update_client(svc, previous[0], items[0])
@@ -360,6 +434,8 @@ def _import(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, sta
         state.files[name] = mark
     for gone in set(state.files) - existing:
         state.files.pop(gone)
+        state.entries.pop(gone, None)
+    state.topics = [t for t in state.topics if t in existing]
     state.imported_at = now
     return counts
 
@@ -374,9 +450,15 @@ class Plan:
     path: Path
     current: str
     curated: Curated
-    files: dict[str, str]  # file name -> text, for memories Kenning writes files for
-    keep: set[str]  # owned file names still wanted
-    names: dict[str, str]  # memory id -> file name
+    files: dict[str, str]  # one-fact file name -> text, for memories Kenning writes files for
+    keep: set[str]  # owned one-fact files still wanted
+    names: dict[str, str]  # memory id -> the file its index line points to
+    topic_texts: dict[str, str] = field(default_factory=dict)  # topic file -> new text
+    topic_entries: dict[str, list[str]] = field(default_factory=dict)  # -> our entries' sha
+    topic_members: dict[str, str] = field(default_factory=dict)  # memory id -> topic file
+    archives: dict[str, str] = field(default_factory=dict)  # archive file -> new text
+    archived: int = 0  # a person's entries moved to an archive file for room
+    left_out: int = 0  # Kenning's entries left out of a topic file for room
 
 
 def _file_name(m: Memory, state: DirState, taken: set[str]) -> str | None:
@@ -392,10 +474,20 @@ def _file_name(m: Memory, state: DirState, taken: set[str]) -> str | None:
     return None
 
 
+def _topic_file(opts: AutoMemoryOptions, category: Category, state: DirState,
+                existing: set[str]) -> str:
+    """The topic file of a category (``debugging.md``...); when a file of that name exists and
+    is not a topic file (someone's one-fact file), ``<name>-kenning.md`` instead."""
+    name = opts.file_for_category(category)
+    if name in existing and name not in state.topics and name not in state.entries:
+        return f"{name.removesuffix('.md')}-kenning.md"
+    return name
+
+
 def _excluded(m: Memory, target: Target, pinned_files: set[str], dropped: set[str],
               existing: set[str]) -> bool:
-    """Memories the directory already shows (a person's line, the client's own file) or that
-    a person removed from it."""
+    """Memories the directory already shows (a person's line, a topic file's entry, the
+    client's own file) or that a person removed from it."""
     prov = m.metadata.get("automemory")
     if not isinstance(prov, dict) or prov.get("dir") != str(target.dir):
         return False
@@ -404,24 +496,34 @@ def _excluded(m: Memory, target: Target, pinned_files: set[str], dropped: set[st
         return prov.get("line_hash") not in dropped
     if kind == "memory-file":
         return name in pinned_files or name not in existing
-    return False
+    return kind == "topic"  # kept in its topic file (or its archive), never copied out
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8", errors="replace").replace("\r\n", "\n")
+    except OSError:
+        return ""
 
 
 def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state: DirState, *,
-         files_for: int) -> Plan:
-    """Choose memories for the index (and the first ``files_for`` for files); pure curation
-    decides the text."""
+         files_for: int, all_topics: bool = False,
+         categories: frozenset[Category] | None = None) -> Plan:
+    """Choose memories for the index (and the first ``files_for`` for files or topic-file
+    entries); pure curation decides the text. ``all_topics`` also brings every topic file
+    within its line limit; ``categories`` leaves memories of other categories as they are."""
     path = target.dir / INDEX
-    try:
-        current = path.read_bytes().decode("utf-8", errors="replace").replace("\r\n", "\n")
-    except OSError:
-        current = ""
+    current = _read(path)
     pinned = person_lines(svc, state, parse_index(current), opts)
     pinned_files = {ln.file for ln in pinned if ln.file}
     dropped = set(state.dropped_lines)
     detached = set(state.detached)
     existing = {p.name for p in _md_files(target.dir)}
     taken = existing - set(state.owned)
+    topic_layout = opts.layout == "topic-files"
+
+    def in_scope(m: Memory) -> bool:
+        return categories is None or m.category in categories
 
     rows = [r for r in svc.store.node_rows(target.filters(svc.project))
             if r[4] >= opts.min_confidence]
@@ -452,15 +554,22 @@ def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state:
             if m.id in detached or _excluded(m, target, pinned_files, dropped, existing) or (
                     state.synced.get(m.id) in pinned_files):
                 continue  # shown by a line a person wrote or kept
+            if not in_scope(m) and m.id not in state.synced:
+                continue  # another category, not shown yet: this sync leaves it alone
             prov = m.metadata.get("automemory")
             client_file = (isinstance(prov, dict) and prov.get("dir") == str(target.dir)
                            and prov.get("kind") == "memory-file")
-            name = prov["file"] if client_file and isinstance(prov, dict) else (
-                _file_name(m, state, taken))
+            if client_file and isinstance(prov, dict):
+                name: str | None = prov["file"]
+            elif topic_layout:
+                name = _topic_file(opts, m.category, state, existing)
+            else:
+                name = _file_name(m, state, taken)
             if name is None:
                 continue
             names[m.id] = name
-            taken.add(name)  # one file per memory, even if two slugs meet
+            if client_file or not topic_layout:
+                taken.add(name)  # one file per memory, even if two slugs meet
             line = render_line(m, name, opts)
             touched = max(m.updated_at, m.last_accessed_at or 0)
             chosen.append((m, Candidate(m.id, line, LABELS[m.category], m.confidence,
@@ -474,48 +583,140 @@ def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state:
         t[1], ref2, opts.prune_strategy)), t[1].id))
     wanted = {m.id for m, _, _ in ranked[:files_for]} | in_index
     files: dict[str, str] = {}
+    keep = pinned_files & set(state.owned)
+    block: dict[str, list[Memory]] = {}
     for m, _, ours in ranked:
-        if m.id not in wanted or not ours:
+        if not ours:
             continue
-        files[names[m.id]] = render_file(m, names[m.id], opts)
-    keep = set(files) | (pinned_files & set(state.owned))
-    return Plan(path, current, curated, files, keep, names)
+        if not in_scope(m):
+            if names[m.id] in state.owned:
+                keep.add(names[m.id])  # another category's file: left as it is
+            continue
+        if m.id not in wanted:
+            continue
+        if topic_layout:
+            block.setdefault(names[m.id], []).append(m)
+        else:
+            files[names[m.id]] = render_file(m, names[m.id], opts)
+    keep |= set(files)
+    p = Plan(path, current, curated, files, keep, names)
+    todo = set(block) | (set(state.entries) & existing)
+    if all_topics:
+        todo |= set(state.topics) & existing
+    for name in sorted(todo):
+        cat = opts.category_for_file(name)
+        if categories is not None and (cat is None or cat not in categories):
+            continue
+        _plan_topic(svc, target, opts, state, p, name, block.get(name, []), cat, now)
+    return p
 
 
-def write_dir(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, *, sync: bool
-              ) -> dict[str, Any]:
+def _plan_topic(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions,
+                state: DirState, p: Plan, name: str, ours: list[Memory],
+                category: Category | None, now: int) -> None:
+    """One topic file's new text: a person's text as it is, then Kenning's block with
+    ``ours`` (best first). Over ``max_topic_file_lines``, the least confident entries go: a
+    person's to ``archive/<name>`` (their text is kept there), Kenning's are left out."""
+    current = _read(target.dir / name)
+    split = topics.split_block(current)
+    label = LABELS.get(category) if category else None
+    title = f"# {label or name.removesuffix('.md').capitalize()}"
+    outside = "" if split.outside.strip() == title else split.outside  # our title alone
+    own = set(state.entries.get(name, []))
+    theirs = [e for e in parse_topic(split.block) if sha("\n".join(e.lines)) not in own]
+    if theirs:  # entries a person wrote or changed inside the block move out of it, as theirs
+        outside = topics.with_entries(outside, theirs)
+    person = parse_topic(outside)
+    rendered = [(m, render_entry(m, opts)) for m in ours]
+    entries_lines = sum(e.end - e.start for e in person)
+    fixed = topics.non_entry_lines(outside, person) if outside.strip() else 1
+    ours_lines = sum(len(r.splitlines()) for _, r in rendered)
+    total = fixed + entries_lines + (ours_lines + topics.BLOCK_OVERHEAD if rendered else 0)
+    archived: list[TopicEntry] = []
+    kept = rendered
+    if total > opts.max_topic_file_lines:
+        values = _entry_values(svc, state, name, now)
+        pieces = [topics.Piece(f"p{i}", e.end - e.start,
+                               (values.get(sha(e.text), opts.import_confidence), i), True)
+                  for i, e in enumerate(person)]
+        pieces += [topics.Piece(m.id, len(r.splitlines()), (m.confidence, 0), False)
+                   for m, r in rendered]
+        stay = topics.fit(fixed, pieces, opts.max_topic_file_lines)
+        archived = [e for i, e in enumerate(person) if f"p{i}" not in stay]
+        kept = [(m, r) for m, r in rendered if m.id in stay]
+    if archived:
+        outside = topics.drop_entries(outside, archived)
+    text = topics.compose(outside, [r for _, r in kept], title)
+    if text != current:
+        p.topic_texts[name] = text
+    p.topic_entries[name] = [sha(r) for _, r in kept]
+    p.topic_members.update({m.id: name for m, _ in kept})
+    p.left_out += len(rendered) - len(kept)
+    if archived:
+        archive = f"{topics.ARCHIVE_DIR}/{name}"
+        day = iso(now)[:10] if now else ""
+        p.archives[archive] = topics.archive_text(_read(target.dir / archive), name, day,
+                                                  archived)
+        p.archived += len(archived)
+
+
+def _entry_values(svc: AutoMemoryService, state: DirState, name: str, now: int
+                  ) -> dict[str, float]:
+    """A topic file's entries (by the hash of their text) -> the live confidence of the
+    memory each was imported as."""
+    out: dict[str, float] = {}
+    for m in svc.store.get_many(state.sources.get(name, [])).values():
+        prov = m.metadata.get("automemory")
+        if isinstance(prov, dict) and prov.get("file") == name and prov.get("line_hash"):
+            out[str(prov["line_hash"])] = svc.live(m, now).confidence
+    return out
+
+
+def write_dir(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, *, sync: bool,
+              categories: frozenset[Category] | None = None) -> dict[str, Any]:
     """Import first (a person's lines become memories before anything is rewritten), then
-    write the memory files and MEMORY.md atomically. ``sync`` also writes files beyond the
-    index (up to ``max_files``) and removes Kenning's own unchanged files no longer wanted."""
+    write the memory files (or topic files) and MEMORY.md atomically, each write journalled
+    first so an interrupted run is completed by the next one. ``sync`` also writes files beyond
+    the index (up to ``max_files``), keeps every topic file within its line limit and removes
+    Kenning's own unchanged files no longer wanted; ``categories`` limits the run to them."""
     with dir_lock(target.dir, opts.lock_timeout_s):
         state = load_state(svc.store, target.dir)
+        recovered = writes.recover(target.dir, state)
+        warning = migrate_lowercase_index(target.dir) if target.dir.is_dir() else None
         imported = _import(svc, target, opts, state)
-        p = plan(svc, target, opts, state, files_for=opts.max_files if sync else 0)
-        written = removed = 0
+        imported["recovered"] = recovered
+        if warning:
+            imported["errors"].append(warning)
+        p = plan(svc, target, opts, state, files_for=opts.max_files if sync else 0,
+                 all_topics=sync, categories=categories)
         target.dir.mkdir(parents=True, exist_ok=True)
+        changes = [Change(n, t, writes.ARCHIVE) for n, t in sorted(p.archives.items())]
+        changes += [Change(n, t or None, writes.TOPIC) for n, t in sorted(p.topic_texts.items())]
         for name, text in sorted(p.files.items()):
-            path = target.dir / name
-            if path.exists() and name not in state.owned:
+            if (target.dir / name).exists() and name not in state.owned:
                 continue  # never overwrite a file someone else wrote
-            if atomic_write(path, text):
-                written += 1
-            state.owned[name] = sha(text)
-            state.files[name] = fingerprint(path, sha(text))
-        state.synced = {**{mid: n for mid, n in state.synced.items() if n in p.keep},
-                        **{mid: n for mid, n in p.names.items() if n in state.owned}}
+            changes.append(Change(name, text, writes.FILE))
         if sync:
             for name in sorted(set(state.owned) - p.keep):
-                path = target.dir / name
-                with contextlib.suppress(OSError):
-                    if sha(path.read_bytes().decode("utf-8", errors="replace")) == (
-                            state.owned[name]):
-                        path.unlink()
-                        removed += 1
-                state.owned.pop(name, None)
-                state.files.pop(name, None)
-            state.synced = {mid: n for mid, n in state.synced.items() if n in state.owned}
-        index_changed = atomic_write(p.path, p.curated.text)
-        state.files[INDEX] = fingerprint(p.path, sha(p.curated.text))
+                if writes.disk_sha(target.dir / name) in (state.owned[name], None):
+                    changes.append(Change(name, None, writes.FILE))
+                else:  # changed since the import: left to the next import, never deleted
+                    state.owned.pop(name)
+        changes.append(Change(INDEX, p.curated.text, writes.INDEX_KIND))
+        owned_after = (set(state.owned) | {c.name for c in changes
+                                           if c.kind == writes.FILE and c.text is not None}) - {
+            c.name for c in changes if c.kind == writes.FILE and c.text is None}
+        state.entries = {**{n: e for n, e in state.entries.items() if n not in p.topic_entries},
+                         **{n: e for n, e in p.topic_entries.items() if e}}
+        state.topics = distinct([*state.topics, *(n for n, t in p.topic_texts.items() if t)])
+        state.synced = {
+            **{mid: n for mid, n in state.synced.items()
+               if (n in p.keep and n in owned_after) or (n in state.entries
+                                                          and mid not in p.names)},
+            **{mid: n for mid, n in p.names.items() if n in owned_after},
+            **p.topic_members,
+        }
+        lines_before = list(state.own_lines)
         state.own_lines = sorted({sha(line) for line in p.curated.own_lines})
         dropped_now = {sha(line) for line in p.curated.pinned_dropped}
         state.dropped_lines = sorted(set(state.dropped_lines) | dropped_now)[-5000:]
@@ -523,19 +724,28 @@ def write_dir(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, *
         state.curated_at = now
         if sync:
             state.synced_at = now
+        done = writes.apply(
+            target.dir, state, changes, lambda st: save_state(svc.store, target.dir, st),
+            index_lines_before=lines_before)
         save_state(svc.store, target.dir, state)
     return {
         "dir": str(target.dir), "scope": target.label, "path": str(p.path),
+        "layout": opts.layout,
         "lines": p.curated.lines, "bytes": p.curated.bytes,
         "memories_in_index": len(p.curated.chosen), "human_lines_kept": len(p.curated.pinned_kept),
-        "human_lines_left_out": len(p.curated.pinned_dropped), "files_written": written,
-        "files_removed": removed, "index_changed": index_changed, "imported": imported,
+        "human_lines_left_out": len(p.curated.pinned_dropped),
+        "files_written": done[writes.FILE], "files_removed": done["removed"],
+        "topic_files_written": done[writes.TOPIC],
+        "entries_archived": p.archived, "entries_left_out": p.left_out,
+        "index_changed": bool(done[writes.INDEX_KIND]), "imported": imported,
+        "categories": sorted(c.value for c in categories) if categories is not None else None,
     }
 
 
 def preview(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions) -> dict[str, Any]:
     """The MEMORY.md a curate would write now (no import, nothing written)."""
     state = load_state(svc.store, target.dir)
+    writes.recover(target.dir, state, remove_temp=False)  # as the next write will see it
     p = plan(svc, target, opts, state, files_for=0)
     return {
         "path": str(p.path), "text": p.curated.text, "lines": p.curated.lines,
@@ -555,7 +765,7 @@ def status(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions) -> d
         text = ""
     lines = text.splitlines()
     size = len(text.encode("utf-8"))
-    loaded = client_view(text, opts.max_index_lines, opts.max_index_bytes)
+    loaded = client_view(text, CLIENT_MAX_LINES, CLIENT_MAX_BYTES)
     paths = _md_files(target.dir)
     changed = []
     for p in paths:
@@ -573,6 +783,7 @@ def status(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions) -> d
                   "bytes": size, "max_lines": opts.max_index_lines,
                   "max_bytes": opts.max_index_bytes,
                   "over_limit": len(lines) > opts.max_index_lines or size > opts.max_index_bytes,
+                  "cut_by_client": len(lines) > CLIENT_MAX_LINES or size > CLIENT_MAX_BYTES,
                   "loaded_lines": len(loaded.splitlines()),
                   "human_lines": len(human)},
         "files": {"total": len(paths), "kenning": len(set(state.owned) & {p.name for p in paths}),
@@ -580,7 +791,9 @@ def status(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions) -> d
         "changed_since_import": changed,
         "eligible_memories": eligible,
         "min_confidence": opts.min_confidence,
-        "sync_mode": opts.sync_mode,
+        "sync_mode": opts.sync_mode, "layout": opts.layout,
+        "interrupted_writes": len(state.pending),
+        "temp_files": len(writes.stray_temp_files(target.dir)),
         "imported_at": iso(state.imported_at), "synced_at": iso(state.synced_at),
         "curated_at": iso(state.curated_at),
     }

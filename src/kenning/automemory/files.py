@@ -176,10 +176,13 @@ def client_view(text: str, max_lines: int, max_bytes: int) -> str:
 @dataclass(slots=True)
 class TopicEntry:
     """One entry of a topic file: a top-level bullet with its continuation lines, or a
-    paragraph; ``heading`` is the section it sits in."""
+    paragraph; ``heading`` is the section it sits in, ``start``/``end`` its line span (0-based,
+    end exclusive) in the text it was parsed from."""
 
     heading: str | None
     lines: list[str] = field(default_factory=list)
+    start: int = 0
+    end: int = 0
 
     @property
     def text(self) -> str:
@@ -194,17 +197,19 @@ def parse_topic(text: str) -> list[TopicEntry]:
     heading: str | None = None
     current: TopicEntry | None = None
     fence = False
-    for raw in text.splitlines():
+    for n, raw in enumerate(text.splitlines()):
         line = raw.rstrip()
         if line.lstrip().startswith("```"):
             fence = not fence
             if current is None:
-                current = TopicEntry(heading)
+                current = TopicEntry(heading, start=n)
                 entries.append(current)
             current.lines.append(line)
+            current.end = n + 1
             continue
         if fence and current is not None:
             current.lines.append(line)
+            current.end = n + 1
             continue
         if not line.strip():
             if current is not None and not _BULLET.match(current.lines[0].lstrip()):
@@ -214,10 +219,11 @@ def parse_topic(text: str) -> list[TopicEntry]:
             heading, current = h.group(2), None
             continue
         if _BULLET.match(line) or current is None:
-            current = TopicEntry(heading, [line])
+            current = TopicEntry(heading, [line], n, n + 1)
             entries.append(current)
         else:
             current.lines.append(line)
+            current.end = n + 1
     return [e for e in entries if e.text]
 
 

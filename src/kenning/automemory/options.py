@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any
 
+from kenning.config import LAYOUTS, PRUNE_STRATEGIES, SYNC_MODES, ConfigError
 from kenning.errors import ValidationError
 from kenning.models import Category
 
-SYNC_MODES = ("on-write", "on-session-end", "periodic")
-PRUNE_STRATEGIES = ("confidence-weighted", "confidence", "recency")
+__all__ = ["LAYOUTS", "PRUNE_STRATEGIES", "SYNC_MODES", "AutoMemoryOptions"]
+
+# What Claude Code loads of MEMORY.md (2.1.330): the first 200 lines, about 25,000 bytes.
+CLIENT_MAX_LINES = 200
+CLIENT_MAX_BYTES = 25_000
 
 # Topic name -> topic file. Import reads these files' entries into the category below.
 DEFAULT_TOPIC_MAPPING: dict[str, str] = {
@@ -31,13 +36,16 @@ TOPIC_CATEGORY: dict[str, Category] = {
 
 @dataclass(frozen=True)
 class AutoMemoryOptions:
-    """How the bridge imports, syncs and curates. Limits default to what Claude Code loads:
-    200 lines and 25,000 bytes of MEMORY.md."""
+    """How the bridge imports, syncs and curates. MEMORY.md is kept to 180 lines (headroom
+    under the 200 Claude Code loads) and 25,000 bytes (what it loads). ``layout`` is how synced
+    memories are written: ``per-fact`` (one file per memory, the client's own format) or
+    ``topic-files`` (one file per category, ``debugging.md``...)."""
 
     enabled: bool = True
     sync_mode: str = "on-session-end"
     sync_interval_ms: int = 300_000
-    max_index_lines: int = 200
+    layout: str = "per-fact"
+    max_index_lines: int = 180
     max_index_bytes: int = 25_000
     max_line_chars: int = 200
     min_confidence: float = 0.7
@@ -57,6 +65,8 @@ class AutoMemoryOptions:
             raise ValidationError(
                 f"prune strategy {self.prune_strategy!r} is not one of "
                 f"{', '.join(PRUNE_STRATEGIES)}")
+        if self.layout not in LAYOUTS:
+            raise ValidationError(f"layout {self.layout!r} is not one of {', '.join(LAYOUTS)}")
         for name, low in (("max_index_lines", 1), ("max_index_bytes", 64), ("max_line_chars", 40),
                           ("max_topic_file_lines", 1), ("max_files", 0),
                           ("sync_interval_ms", 1000), ("max_import_bytes", 1024)):
@@ -74,6 +84,28 @@ class AutoMemoryOptions:
                 for k, f in self.topic_mapping.items()):
             raise ValidationError("topic_mapping must map names to plain '<file>.md' names")
 
+    @classmethod
+    def from_config(cls, section: Mapping[str, object]) -> AutoMemoryOptions:
+        """The ``[auto_memory]`` section of the configuration as options (its topic mapping
+        adds to the default one). A value the options refuse is a ``ConfigError``."""
+        names = {f.name for f in fields(cls)}
+        # config.load() has coerced every value to its default's type, so each fits its field.
+        kw: dict[str, Any] = {k: v for k, v in section.items() if k in names}
+        mapping = section.get("topic_mapping") or {}
+        kw["topic_mapping"] = {**DEFAULT_TOPIC_MAPPING, **dict(mapping)}  # type: ignore[call-overload]
+        try:
+            return cls(**kw)
+        except ValidationError as exc:
+            raise ConfigError(f"auto_memory: {exc}") from None
+
+    def file_for_category(self, category: Category) -> str:
+        """The topic file a category's memories go to in the ``topic-files`` layout: the first
+        mapping entry naming that category, else ``<category>.md``."""
+        for topic, name in self.topic_mapping.items():
+            if topic_category(topic) is category:
+                return name
+        return f"{category.value}.md"
+
     def category_for_file(self, filename: str) -> Category | None:
         """The category of a topic file, through the topic mapping (None when unmapped)."""
         for topic, name in self.topic_mapping.items():
@@ -82,9 +114,12 @@ class AutoMemoryOptions:
         return topic_category(filename.removesuffix(".md"))
 
     def sync_due(self, event: str, last_sync_ms: int | None, now_ms: int) -> bool:
-        """Whether a hook ``event`` (``write``, ``session-end``, ``tick``) should sync now."""
+        """Whether an ``event`` (``write``, ``session-start``, ``session-end``, ``tick``)
+        should sync now: ``on-session-end`` at session end only; ``on-write`` at each write
+        and at session start and end (what was written meanwhile); ``periodic`` at session
+        end and on any event once ``sync_interval_ms`` has passed since the last sync."""
         if self.sync_mode == "on-write":
-            return event in ("write", "session-end")
+            return event in ("write", "session-start", "session-end")
         if self.sync_mode == "on-session-end":
             return event == "session-end"
         return event == "session-end" or last_sync_ms is None or (

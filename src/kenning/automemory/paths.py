@@ -4,9 +4,12 @@ the project key."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from kenning.errors import ValidationError
 from kenning.models import Scope
@@ -40,8 +43,61 @@ def memory_root(start: str | os.PathLike[str] | None = None) -> Path:
 
 def auto_memory_dir(start: str | os.PathLike[str] | None = None,
                     env: Mapping[str, str] | None = None) -> Path:
-    """``<config>/projects/<key>/memory`` for the project containing ``start``."""
-    return claude_config_dir(env) / "projects" / client_key(memory_root(start)) / "memory"
+    """``<config>/projects/<key>/memory`` for the project containing ``start``, or the
+    ``autoMemoryDirectory`` the client's settings name."""
+    root = memory_root(start)
+    chosen = client_auto_memory(root, env).directory
+    return chosen or claude_config_dir(env) / "projects" / client_key(root) / "memory"
+
+
+@dataclass(frozen=True, slots=True)
+class ClientAutoMemory:
+    """Whether Claude Code's auto memory is on for a project, where its directory is when the
+    settings move it, and what decided (for messages)."""
+
+    enabled: bool
+    directory: Path | None
+    why: str
+
+
+_OFF = ("1", "true", "yes", "on")
+_ON = ("0", "false", "no", "off")
+
+
+def _settings(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def client_auto_memory(project_root: str | os.PathLike[str] | None = None,
+                       env: Mapping[str, str] | None = None) -> ClientAutoMemory:
+    """The client's own switches, as it reads them: ``CLAUDE_CODE_DISABLE_AUTO_MEMORY``
+    (``1`` off, ``0`` forced on) over ``autoMemoryEnabled`` in the user's, the project's and
+    the project's local ``settings.json`` (later ones win); ``autoMemoryDirectory`` from the
+    user's or the local settings (the client ignores it in the checked-in project settings)."""
+    env = os.environ if env is None else env
+    root = Path(project_root) if project_root is not None else Path.cwd()
+    layers = [("user settings", claude_config_dir(env) / "settings.json", True),
+              ("project settings", root / ".claude" / "settings.json", False),
+              ("local settings", root / ".claude" / "settings.local.json", True)]
+    enabled, why, directory = True, "default", None
+    for label, path, may_move in layers:
+        data = _settings(path)
+        if isinstance(data.get("autoMemoryEnabled"), bool):
+            enabled, why = data["autoMemoryEnabled"], f"autoMemoryEnabled in {label} ({path})"
+        moved = data.get("autoMemoryDirectory")
+        if may_move and isinstance(moved, str) and moved.strip():
+            target = Path(moved.strip()).expanduser()
+            directory = target if target.is_absolute() else root / target
+    switch = str(env.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "")).strip().lower()
+    if switch in _OFF:
+        enabled, why = False, f"CLAUDE_CODE_DISABLE_AUTO_MEMORY={switch}"
+    elif switch in _ON:
+        enabled, why = True, f"CLAUDE_CODE_DISABLE_AUTO_MEMORY={switch}"
+    return ClientAutoMemory(enabled, directory, why)
 
 
 def parse_scope(text: str) -> tuple[Scope, str]:

@@ -20,6 +20,7 @@ from kenning.errors import ValidationError
 from kenning.models import Filters, Scope, iso
 
 if TYPE_CHECKING:
+    from kenning.automemory.options import AutoMemoryOptions
     from kenning.automemory.service import AutoMemoryService
 
 SCOPES = (Scope.PROJECT, Scope.LOCAL, Scope.USER)
@@ -101,18 +102,20 @@ def list_scopes(svc: AutoMemoryService, project_dir: Path, env: Mapping[str, str
 
 def transfer(svc: AutoMemoryService, from_scope: str, to_scope: str, min_confidence: float = 0.8
              ) -> dict[str, Any]:
-    """Copy the memories of one agent scope with confidence >= ``min_confidence`` into another,
-    keeping type, topic, category, tags and confidence, with where they came from in metadata.
-    Copies already there (same text) are not made again."""
+    """Copy the memories of one agent scope whose confidence now (decay applied) is above
+    ``min_confidence`` into another, keeping type, topic, category, tags and that confidence,
+    with where they came from in metadata. Copies already there (same text) are not made
+    again."""
     src_scope, src_agent = parse_scope(from_scope)
     dst_scope, dst_agent = parse_scope(to_scope)
     if (src_scope, src_agent) == (dst_scope, dst_agent):
         raise ValidationError("transfer needs two different scopes")
     threshold = v.confidence(min_confidence)
-    source = [m for m in svc.store.list(
-        Filters(project=svc.project, scopes=(src_scope,), agent=src_agent), limit=None,
-        newest_first=False) if m.confidence >= threshold]
     now = svc.clock()
+    live = (svc.live(m, now) for m in svc.store.list(
+        Filters(project=svc.project, scopes=(src_scope,), agent=src_agent), limit=None,
+        newest_first=False))
+    source = [m for m in live if m.confidence > threshold]
     items = [{
         "text": m.content, "summary": m.summary, "type": m.type, "topic": m.topic,
         "category": m.category, "tags": list(m.tags), "source": m.source,
@@ -128,3 +131,33 @@ def transfer(svc: AutoMemoryService, from_scope: str, to_scope: str, min_confide
         "min_confidence": threshold, "considered": len(source), "transferred": new,
         "already_there": len(stored) - new, "ids": [m.id for m in stored if m.is_new],
     }
+
+
+def import_all(svc: AutoMemoryService, project_dir: Path, options: AutoMemoryOptions
+               ) -> dict[str, Any]:
+    """Import every agent memory directory that exists (what a session start does: subagents
+    with a ``memory`` scope write there themselves). Scope label -> the import's counts."""
+    out: dict[str, Any] = {}
+    for row in list_scopes(svc, project_dir):
+        if row["exists"]:
+            out[row["scope"]] = svc.import_files(project_dir, options, row["scope"])
+    return out
+
+
+def sync_defined(svc: AutoMemoryService, project_dir: Path, options: AutoMemoryOptions,
+                 running: str | None) -> dict[str, Any]:
+    """Sync the agent scopes Claude Code reads: those an agent definition asks for with its
+    ``memory`` key, and every scope of the agent this session runs as (``running``, from
+    ``CLAUDE_CODE_AGENT_NAME``) that has a directory or memories. Scope label -> counts."""
+    out: dict[str, Any] = {}
+    if running:
+        try:
+            running = agent_name(running)
+        except ValidationError:
+            running = None
+    for row in list_scopes(svc, project_dir):
+        defined = row["defined_memory"] == row["kind"]
+        mine = row["agent"] == running and (row["exists"] or row["memories"])
+        if defined or mine:
+            out[row["scope"]] = svc.sync(project_dir, options, row["scope"])
+    return out

@@ -1,5 +1,6 @@
 """What the bridge remembers between processes about one memory directory, kept in the store's
-meta table: file fingerprints, which files and MEMORY.md lines Kenning wrote, and a lock."""
+meta table: file fingerprints, which files, entries and MEMORY.md lines Kenning wrote, the
+writes it has begun, and a lock."""
 
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ class DirState:
     own_lines: list[str] = field(default_factory=list)  # sha of MEMORY.md lines we wrote
     dropped_lines: list[str] = field(default_factory=list)  # person's lines left out for room
     detached: list[str] = field(default_factory=list)  # ids whose file a person took over
+    topics: list[str] = field(default_factory=list)  # files read as topic files
+    entries: dict[str, list[str]] = field(default_factory=dict)  # topic file -> our entries' sha
+    # Writes begun and not known to be finished (see ``kenning.automemory.writes``):
+    # name -> [sha before, sha after, owned before, kind, what Kenning owned of it before]
+    pending: dict[str, list[Any]] = field(default_factory=dict)
     imported_at: int | None = None
     synced_at: int | None = None
     curated_at: int | None = None

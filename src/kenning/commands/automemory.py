@@ -22,14 +22,36 @@ AgentScopeOpt = Annotated[
 
 
 def _bind(k: Any, root: Path | None) -> None:
-    """With ``--project-root``, memories are those of that project (unless KENNING_PROJECT)."""
+    """With ``--project-root``, memories are those of that project (unless KENNING_PROJECT)
+    and its ``kenning.toml`` applies."""
     import os
 
-    if root is not None and not os.environ.get("KENNING_PROJECT"):
-        from kenning.places.keys import project_key
-        from kenning.places.paths import project_root
+    if root is None:
+        return
+    from kenning.config import ConfigError, load
+    from kenning.errors import ValidationError
+    from kenning.places.keys import project_key
+    from kenning.places.paths import project_root
 
-        k.project = project_key(project_root(root))
+    real = project_root(root)
+    k.project_root = real
+    try:
+        k.config = load(str(real))
+    except ConfigError as exc:
+        raise ValidationError(str(exc)) from None
+    if not os.environ.get("KENNING_PROJECT"):
+        k.project = project_key(real)
+
+
+def _off(r: dict[str, Any], json_: bool) -> bool:
+    """Claude Code's own switches turned auto memory off: say so (exit 0)."""
+    if "disabled" not in r:
+        return False
+    if json_:
+        emit(r)
+    else:
+        typer.echo(f"{r['dir']}\n{r['disabled']}")
+    return True
 
 
 def _counts(r: dict[str, Any]) -> str:
@@ -50,6 +72,8 @@ def register(app: typer.Typer) -> None:
         with open_kenning(db) as k:
             _bind(k, project_root)
             r = k.auto_import(project_root, scope=scope)
+        if _off(r, json_):
+            return
         if json_:
             emit(r)
             return
@@ -63,6 +87,8 @@ def register(app: typer.Typer) -> None:
         with open_kenning(db) as k:
             _bind(k, project_root)
             r = k.auto_sync(project_root, scope=scope)
+        if _off(r, json_):
+            return
         if json_:
             emit(r)
             return
@@ -94,7 +120,12 @@ def register(app: typer.Typer) -> None:
             ("eligible", f"{r['eligible_memories']} memories >= {r['min_confidence']}"),
             ("last import", str(r["imported_at"] or "never")),
             ("last sync", str(r["synced_at"] or "never")),
+            ("sync mode", f"{r['sync_mode']}, layout {r['layout']}"),
         ]
+        if "client" in r:
+            c = r["client"]
+            rows.append(("claude code", "auto memory on" if c["enabled"]
+                         else f"auto memory OFF ({c['why']})"))
         for key, value in rows:
             typer.echo(f"{key:<12} {value}")
 
@@ -104,11 +135,13 @@ def register(app: typer.Typer) -> None:
         scope: AgentScopeOpt = None,
         dry_run: Annotated[bool, typer.Option("--dry-run", help="Print, write nothing.")] = False,
     ) -> None:
-        """Rewrite MEMORY.md to fit 200 lines and 25,000 bytes, best lines first; lines you
-        wrote are imported first and kept."""
+        """Rewrite MEMORY.md to fit max_index_lines (180) and 25,000 bytes, best lines first;
+        lines you wrote are imported first and kept."""
         with open_kenning(db) as k:
             _bind(k, project_root)
             r = k.curate(project_root, write=not dry_run, scope=scope)
+        if _off(r, json_):
+            return
         if json_:
             emit(r)
             return

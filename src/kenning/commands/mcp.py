@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from kenning.cliutil import DbOpt, JsonOpt, emit, fail, open_kenning
+from kenning.cliutil import DbOpt, JsonOpt, emit, fail
 
 
 def register(app: typer.Typer) -> None:
@@ -34,5 +34,22 @@ def register(app: typer.Typer) -> None:
             else:
                 typer.echo(f"kenning MCP server at {url}", err=True)
 
-        with open_kenning(db) as k:
+        from kenning.facade import Kenning
+        from kenning.fileonly import Resilient
+        from kenning.places.paths import current_project, default_db_path
+        from kenning.times import now_ms
+
+        try:
+            location = str(db) if db else str(default_db_path())
+            # The store may be unavailable (corrupt, locked, unreachable): the server still
+            # starts, keeps what it is told in files and opens the store once it answers.
+            k = Resilient(location, current_project(), lambda: Kenning(db), now_ms)
+        except KenningError as exc:
+            fail(str(exc))
+        if k.real() is None:
+            typer.echo(f"warning: {k.reason}; serving from files until the store is back",
+                       err=True)
+        try:
             serve(k, http=http, say=say)
+        finally:
+            k.close()

@@ -40,7 +40,8 @@ def register(app: typer.Typer) -> None:
         from_: Annotated[str, typer.Option("--from", help="e.g. project:reviewer")],
         to: Annotated[str, typer.Option("--to", help="e.g. user:reviewer")],
         min_confidence: Annotated[float, typer.Option(
-            "--min-confidence", help="Only memories at least this confident.")] = 0.8,
+            "--min-confidence",
+            help="Only memories more confident than this now (decay applied).")] = 0.8,
         json_: JsonOpt = False, db: DbOpt = None,
     ) -> None:
         """Copy high-confidence memories from one agent scope to another (no duplicates)."""
@@ -51,4 +52,4 @@ def register(app: typer.Typer) -> None:
             return
         typer.echo(f"{r['from']} -> {r['to']}: {r['transferred']} transferred, "
                    f"{r['already_there']} already there ({r['considered']} with confidence "
-                   f">= {r['min_confidence']})")
+                   f"above {r['min_confidence']})")

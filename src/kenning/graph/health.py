@@ -7,7 +7,7 @@ edges in, a GraphHealth out; ``now_ms`` is passed in.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -59,10 +59,13 @@ def graph_health(
     db_bytes: int,
     now_ms: int,
     synonyms: Mapping[str, str] | None = None,
+    official: Iterable[str] = (),
 ) -> GraphHealth:
     """Measure the link graph and its relationship words, with dashboard recommendations.
 
     ``relationships`` rows are (word, usage count, average confidence, last used ms).
+    ``official``: canonical words of the synonym table and promoted words; used once they are
+    still the vocabulary, so they are neither orphans nor worth archiving.
     """
     s, d, _ = _edge_arrays(n, src, dst)
     synonyms = dict(synonyms or {})
@@ -81,7 +84,8 @@ def graph_health(
     used = {w: c for w, c in usage.items() if c > 0}
     total_uses = sum(used.values())
     canonical_uses = sum(c for w, c in used.items() if w not in synonyms)
-    orphaned = sorted(w for w, c in used.items() if c == 1)
+    keep = set(official)
+    orphaned = sorted(w for w, c in used.items() if c == 1 and w not in keep)
 
     recommendations: list[str] = []
     merges = sorted(

@@ -312,4 +312,5 @@ def _likely_predecessor(
 
 
 def _node(m: Memory) -> Node:
-    return Node(m.id, m.type.value, m.topic, m.created_at)
+    return Node(m.id, m.type.value, m.topic, m.created_at,
+                outcome=m.outcome.value if m.outcome else None, current=m.valid_to is None)

@@ -33,12 +33,16 @@ class LinkRules:
     temporal_top_k: int = 3
     same_topic_window_ms: int = 7 * DAY_MS
     same_topic_confidence: tuple[float, float] = (0.4, 0.7)
-    # Only the newest related decision on the topic: a chain, not a clique (older ones are
-    # reachable through it, and parallel threads on one topic add far fewer wrong links).
+    # Only the newest decision on the topic: a chain, not a clique (older ones are reachable
+    # through it, and parallel threads on one topic add far fewer wrong links).
     same_topic_top_k: int = 1
-    # A same-topic decision is only linked when it is about the same thing: parallel stories on
-    # one topic otherwise join (None turns the gate off: every recent decision qualifies).
-    same_topic_min_similarity: float | None = 0.5
+    # Optional: link a same-topic decision only when its embedding is at least this similar.
+    # Off by default: two decisions on one topic say different things in different words
+    # (cosines of 0.08-0.29 between real successive decisions), so similarity cannot tell a
+    # thread from a stranger; precision comes from the chain (newest only), the recency-scaled
+    # confidence (0.4-0.7, so a wrong guess fades and is pruned within days) and the lineage
+    # rule (a decision that names its predecessor gets no guessed link).
+    same_topic_min_similarity: float | None = None
     semantic_threshold: float = 0.85
     semantic_top_k: int = 5
     prune_below: float = 0.3
@@ -55,6 +59,8 @@ class Node:
     topic: str | None
     created_at: int
     similarity: float | None = None  # cosine to the new memory, when known
+    outcome: str | None = None  # how it turned out (a decision's success / failed / partial)
+    current: bool = True  # not superseded by a later memory
 
 
 @dataclass(frozen=True)
@@ -88,8 +94,9 @@ def auto_links(
     *,
     has_lineage: bool = False,
 ) -> list[ProposedLink]:
-    """Links for ``new``: temporal (same topic, 15 min), same-topic decisions (one week) and
-    semantic (>= threshold, top k, other topics), strongest first, capped per memory.
+    """Links for ``new``: temporal (same topic, 15 min), same-topic decisions (one week: the
+    chain goes on from one decision in force, a failed or partial one first, else the newest)
+    and semantic (>= threshold, top k, other topics), strongest first, capped per memory.
 
     ``has_lineage``: the decision already says which decision it evolves from, so guessing
     same-topic associations would only add noise (the rule is for decisions that say nothing).
@@ -113,9 +120,13 @@ def auto_links(
             ))
         if new.type == "decision" and not has_lineage:
             gate = rules.same_topic_min_similarity
-            decisions = [n for n in before if n.type == "decision"
+            decisions = [n for n in before if n.type == "decision" and n.current
                          and new.created_at - n.created_at < rules.same_topic_window_ms
                          and (gate is None or n.similarity is None or n.similarity >= gate)]
+            # The chain goes on from a decision still in force, first one that turned out
+            # badly (a new decision on its topic most likely answers it), else the newest.
+            decisions.sort(key=lambda n: (n.outcome not in ("failed", "partial"),
+                                          -n.created_at))
             for prev in decisions[: rules.same_topic_top_k]:
                 age = new.created_at - prev.created_at
                 out.append(ProposedLink(

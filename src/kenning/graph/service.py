@@ -9,6 +9,7 @@ callables it is given, so they behave exactly as if the facade held the code its
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,9 @@ if TYPE_CHECKING:
     from kenning.store.base import Store
 
 CO_ACCESS_MIN = 3  # recalled together this often -> a co-accessed link
+PROMOTED_KEY = "relationship_vocabulary"  # meta: promoted words -> core type
+CLUSTERS_KEY = "relationship_clusters"  # meta: word -> its cluster's canonical form
+JUDGED_LIMIT = 20_000  # judged trajectories read per consolidation (the newest)
 TRAVERSAL_CACHE_SIZE = 128  # traversal results kept before the oldest is dropped
 
 # (link generation, store watermark): traversal results are valid while both are unchanged.
@@ -96,12 +100,66 @@ class GraphService:
 
     def relations(self) -> RelationshipResolver:
         """The facade's resolver, made on first use (creating it is cheap; its multilingual model
-        loads only when an unknown word needs it) and handed back to the facade to keep."""
+        loads only when an unknown word needs it) and handed back to the facade to keep; it
+        knows the words promoted into the vocabulary."""
         resolver = self.resolver()
         if resolver is None:
             resolver = RelationshipResolver()
             self.set_resolver(resolver)
+        resolver.official = self.promoted()
         return resolver
+
+    def promoted(self) -> dict[str, str]:
+        """Relationship words promoted into the vocabulary (word -> core type)."""
+        return _meta_json(self.store, PROMOTED_KEY)
+
+    def clusters(self) -> dict[str, str]:
+        """Relationship words in use grouped by meaning at the last consolidation (member ->
+        the cluster's canonical form)."""
+        return _meta_json(self.store, CLUSTERS_KEY)
+
+    def tend_vocabulary(self) -> dict[str, Any]:
+        """Keep the relationship words in use tidy (each consolidation): words used often and
+        surely are promoted (resolved like table words from then on, never archived); words
+        fading out of use are archived (their links filed under their canonical, the words
+        kept in ``merged_from``); the other free words are clustered by meaning, and health
+        suggests merging each cluster into its canonical form."""
+        from kenning.relations import (
+            CORE_TYPE,
+            cluster_words,
+            normalised_lookup,
+            orphan_decay,
+        )
+
+        stats = self.store.relationship_stats()
+        core_of = {row[0]: row[4] for row in stats}
+        promoted = self.promoted()
+        fresh = {w: core_of[w] for w, _, _ in promotion_candidates([r[:3] for r in stats])
+                 if w not in promoted}
+        if fresh:
+            promoted = {**promoted, **fresh}
+            self.store.set_meta(PROMOTED_KEY, json.dumps(promoted, ensure_ascii=False))
+        archived: dict[str, str] = {}
+        for word, _ in orphan_decay([r[:4] for r in stats], self.clock(), promoted):
+            canonical = self.store.relationship_canonical(word)
+            target = canonical if canonical and canonical != word and (
+                canonical in CORE_TYPE or canonical in promoted) else "relates_to"
+            core = CORE_TYPE.get(target) or promoted.get(target) or "association"
+            self.store.rename_relationship(word, target, LinkType(core))
+            archived[word] = target
+        free = sorted(w for w, *_ in stats if w not in archived
+                      and normalised_lookup(w) is None)
+        clusters = self.clusters()
+        mark = json.dumps(free, ensure_ascii=False)
+        if len(free) >= 2 and self.store.get_meta(CLUSTERS_KEY + ":words") != mark:
+            vectors = self.relations().vectors(free)
+            if vectors is not None:
+                usage = {row[0]: row[1] for row in stats}
+                clusters = cluster_words(free, usage, vectors, promoted)
+                self.store.set_meta(CLUSTERS_KEY, json.dumps(clusters, ensure_ascii=False))
+                self.store.set_meta(CLUSTERS_KEY + ":words", mark)
+        return {"promoted": sorted(fresh), "archived": archived,
+                "clusters": len(set(clusters.values()))}
 
     def known_relationships(self) -> dict[str, str]:
         """Relationship words already in use, with their core types. The scan is a GROUP BY over
@@ -236,19 +294,30 @@ class GraphService:
             return self._consolidate_now()
 
     def distil(self) -> tuple[dict[str, int], list[str]]:
-        """Apply ``kenning.distil.plan`` to this project's episodes: create or update each
-        distilled memory, link it to its new episodes (``derived_from``) and mark them
-        ``distilled_into`` it. Returns the counts and the ids of every distilled memory."""
+        """Apply ``kenning.distil.plan`` to this project's episodes and
+        ``kenning.distil.plan_trajectories`` to its judged trajectories: create or update each
+        distilled memory, link it to its new episodes (``derived_from``; a track record
+        ``outcome_of`` the memory it judges) and mark repeated episodes ``distilled_into`` it.
+        Returns the counts and the ids of every distilled memory."""
         from kenning import distil
 
         memories = [m for m in self.store.list(Filters(project=self.project, types=distil.TYPES),
                                                limit=None) if m.project == self.project]
-        by_id = {m.id: m for m in memories}
-        done = [m.id for m in memories if m.metadata.get("distilled") is True]
-        counts = {"distilled": 0, "distilled_updated": 0, "distilled_episodes": 0}
+        judged = self._judged()
+        records = [m for m in self.store.list(Filters(project=self.project,
+                                                      types=(MemoryType.OUTCOME,)), limit=None)
+                   if str(m.metadata.get("distil_key", "")).startswith("trajectory:")]
+        subjects = self.store.get_many(sorted({j.memory_id for j in judged}))
+        by_id = {m.id: m for m in [*memories, *records, *subjects.values()]}
+        done = [m.id for m in [*memories, *records] if m.metadata.get("distilled") is True]
+        counts = {"distilled": 0, "distilled_updated": 0, "distilled_episodes": 0,
+                  "track_records": 0}
         links: list[Link] = []
         now = self.clock()
-        for p in distil.plan(memories):
+        plans = distil.plan(memories) + distil.plan_trajectories(
+            judged, {mid: m for mid, m in subjects.items() if m.project == self.project},
+            records)
+        for p in plans:
             if p.memory_id is None:
                 (made,) = self.remember_many([{
                     "text": p.text, "type": p.type, "topic": p.topic, "category": p.category,
@@ -257,6 +326,8 @@ class GraphService:
                 if not made.is_new:  # that text is already a memory: leave it as it is
                     continue
                 target = made.id
+                if p.outcome:
+                    self.update(target, outcome=p.outcome, outcome_reason=p.outcome_reason)
                 done.append(target)
                 counts["distilled"] += 1
             else:
@@ -266,21 +337,45 @@ class GraphService:
                     fields["text"] = p.text
                 if current.confidence < p.confidence:
                     fields["confidence"] = p.confidence
+                if p.outcome and (current.outcome is None
+                                  or current.outcome.value != p.outcome):
+                    fields.update(outcome=p.outcome, outcome_reason=p.outcome_reason)
                 self.update(current.id, **fields)
                 target = current.id
                 counts["distilled_updated"] += 1
-            rel = self.relations().resolve(distil.RELATIONSHIP)
+            counts["track_records"] += p.relationship == "outcome_of"
+            rel = self.relations().resolve(p.relationship)
             for episode in p.new_episodes:
-                # Metadata alone: marking an episode is not a use, so its decay is untouched.
-                self.store.update(episode, {"metadata": {**by_id[episode].metadata,
-                                                         "distilled_into": target}}, None, None)
+                if p.mark_episodes:
+                    # Metadata alone: marking an episode is not a use, so its decay is untouched.
+                    self.store.update(episode, {"metadata": {**by_id[episode].metadata,
+                                                             "distilled_into": target}},
+                                      None, None)
                 links.append(make_link(
                     target, episode, rel, confidence=EXPLICIT_CONFIDENCE,
                     created_by=CreatedBy.SYSTEM, now_ms=now, extra={"distilled": True},
-                    reason=f"distilled from {len(p.episodes)} episodes"))
-            counts["distilled_episodes"] += len(p.new_episodes)
+                    reason=p.outcome_reason if p.outcome_reason
+                    else f"distilled from {len(p.episodes)} episodes"))
+            counts["distilled_episodes"] += len(p.new_episodes) if p.mark_episodes else 0
         self.store.add_links(links)
         return counts, done
+
+    def _judged(self) -> list[Any]:
+        """This project's judged trajectories (one ``judged`` event per memory and session,
+        with the verdict) as ``kenning.distil.Judged``, newest ``JUDGED_LIMIT`` first."""
+        from kenning.distil import Judged
+
+        out = []
+        for e in self.store.session_events(kinds=["judged"], project=self.project,
+                                           limit=JUDGED_LIMIT, newest_first=True):
+            delta, checks = e.data.get("delta"), e.data.get("checks")
+            if not isinstance(delta, int | float) or not delta:
+                continue
+            pairs = tuple(sorted((str(s), bool(ok)) for s, ok in checks.items())
+                          ) if isinstance(checks, dict) else ()
+            out.append(Judged(str(e.data.get("memory_id")), e.session_id, e.at_ms,
+                              float(delta), pairs))
+        return out
 
     def _consolidate_now(self) -> dict[str, Any]:
         """Distil repeated episodes, add co-accessed links, prune decayed automatic links (not
@@ -317,6 +412,9 @@ class GraphService:
         pruned = self.store.delete_links(weak)
         timings["prune_ms"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
+        vocabulary = self.tend_vocabulary()
+        timings["vocabulary_ms"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
         nodes = self.store.node_rows(Filters(project=self.project))
         graph = build_graph(nodes, self.store.link_rows(), now)
         timings["build_ms"] = (time.perf_counter() - t) * 1000
@@ -336,6 +434,7 @@ class GraphService:
             "links": len(graph.src),
             "co_accessed_links": len(co_links),
             "pruned_links": pruned,
+            "vocabulary": vocabulary,
             **distilled,
             "communities": int(labels.max()) + 1 if graph.n else 0,
             "timings_ms": {k: round(x, 2) for k, x in timings.items()},
@@ -410,17 +509,23 @@ class GraphService:
         nodes = self.store.node_rows(Filters(project=self.project))
         graph = build_graph(nodes, self.store.link_rows(), now)
         stats = self.store.relationship_stats()
+        promoted = self.promoted()
+        clusters = self.clusters()
         synonyms = {}
         for word, *_ in stats:
-            # The table first; a word it lacks uses the canonical recorded when it was linked.
+            # The table first; a word it lacks uses the canonical recorded when it was linked,
+            # else the canonical form of the cluster it fell in.
             canonical = table_lookup(word) or self.store.relationship_canonical(word)
+            if (not canonical or canonical == word) and word not in promoted:
+                canonical = clusters.get(word)
             if canonical and canonical != word:
                 synonyms[word] = canonical
+        official = {w for w, *_ in stats if table_lookup(w) == w} | set(promoted)
         store_stats = self.store.stats()
         report = graph_health(
             graph.n, graph.src, graph.dst, relationships=[row[:4] for row in stats],
             link_bytes=store_stats["link_bytes"], db_bytes=max(store_stats["size_bytes"], 1),
-            now_ms=now, synonyms=synonyms,
+            now_ms=now, synonyms=synonyms, official=official,
         )
         out = report.to_dict()
         out["promotion_candidates"] = [
@@ -430,8 +535,12 @@ class GraphService:
         return out
 
     def links_by_relationship(self, relationship: str) -> list[Link]:
-        """Links said with the query's words or any word the resolver counts as a synonym."""
+        """Links said with the query's words or any word the resolver counts as a synonym, and
+        every word clustered with one of those."""
         words = self.relations().expand_query(relationship, self.known_relationships())
+        clusters = self.clusters()
+        heads = {clusters[w] for w in words if w in clusters}
+        words |= {w for w, head in clusters.items() if head in heads}
         return self.store.links_with_relationships(sorted(words))
 
     def merge_relationship(self, word: str, into: str) -> int:
@@ -473,3 +582,15 @@ class GraphService:
                 row[1] += mtype == MemoryType.DECISION.value
         ordered = sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
         return [{"topic": t, "memories": c, "decisions": d} for t, (c, d) in ordered]
+
+
+def _meta_json(store: Store, key: str) -> dict[str, str]:
+    """A ``{str: str}`` kept as JSON in the store's meta table ({} when absent or unreadable)."""
+    raw = store.get_meta(key)
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
