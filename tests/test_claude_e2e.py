@@ -24,11 +24,11 @@ S1, S2, S3 = ("aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-2222-4222-8222-2
 UPS = "UserPromptSubmit hook additional context:"
 AUTO_RECORD = "Ledger tests need the pg_advisory_lock fixture or they deadlock"
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(CLAUDE is None, reason="Claude Code CLI not installed (.ci/run installs "
-                       "it from npm; or set KENNING_CLAUDE_BIN)"),
-]
+NO_CLAUDE = ("Claude Code CLI not installed (.ci/run installs it from npm; locally set "
+             "KENNING_CLAUDE_BIN, see the README)")
+if CLAUDE is None and os.environ.get("KENNING_REQUIRE_E2E"):
+    raise RuntimeError(f"KENNING_REQUIRE_E2E is set but the {NO_CLAUDE}")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(CLAUDE is None, reason=NO_CLAUDE)]
 
 
 @pytest.fixture(scope="module")
