@@ -38,9 +38,8 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     home.mkdir()
     project.mkdir()
     subprocess.run(["git", "init", "-q", str(project)], check=True)
-    # Accept the workspace trust dialog as a person would once, so project permissions apply.
-    (home / ".claude.json").write_text(json.dumps(
-        {"projects": {str(project): {"hasTrustDialogAccepted": True}}}))
+    # The workspace was never trusted: what init writes to .claude/settings.local.json still
+    # allows the MCP tools in claude -p (the committed .claude/settings.json would not).
     env = {k: v for k, v in os.environ.items() if not k.startswith("KENNING_")}
     env.update(KENNING_HOME=str(data), HOME=str(home))
     init = subprocess.run([str(KENNING), "init"], cwd=project, env=env, capture_output=True,

@@ -535,9 +535,15 @@ def graph_merge(
 
 @app.command()
 def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
-    """Store path, schema version, embedder, counts and the last internal errors."""
+    """Store path, schema version, embedder, counts, the optional parts installed, how Claude
+    Code is wired for this project (and what to fix), and the last internal errors."""
+    from kenning.claudeinit import check
+    from kenning.extras import EXTRAS, installed
+    from kenning.places.paths import project_root
+
     with open_kenning(db) as k:
-        s = k.status()
+        s = {**k.status(), "extras": {name: installed(name) for name in EXTRAS},
+             "claude_code": check(project_root())}
         if json_:
             emit(s)
             return
@@ -564,6 +570,10 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
                       f"{s['hooks']['last_session_event'] or 'never'}"),
             *([("quarantine", f"{held['events']} journal events set aside in {held['path']}; "
                               f"newest: {held['newest_error']}")] if held["events"] else []),
+            ("extras", ", ".join(f"{n} {'yes' if ok else 'no'}"
+                                 for n, ok in s["extras"].items())),
+            ("claude code", _claude_code_line(s["claude_code"])),
+            *[("  fix", p) for p in s["claude_code"]["problems"]],
             ("error log", s["error_log"]),
         ]
         if pg := s.get("postgres"):
@@ -590,6 +600,15 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
 
         for e in errors:
             typer.echo(f"  {iso(e.get('at_ms'))}  {e.get('where')}: {e.get('error')}")
+
+
+def _claude_code_line(cc: dict[str, Any]) -> str:
+    hooks = (f"{cc['hooks']['count']} hooks in {cc['hooks']['file']}" if cc["hooks"]["scope"]
+             else "no hooks")
+    mcp = f"MCP server ({cc['mcp']['scope']} scope)" if cc["mcp"]["scope"] else "no MCP server"
+    allowed = "tools allowed" if cc["mcp_allowed"] else "tools NOT allowed"
+    trust = {True: "folder trusted", False: "folder not trusted yet", None: "trust unknown"}
+    return f"{hooks}; {mcp}, {allowed}; {trust[cc['trusted']]}"
 
 
 @app.command()
