@@ -22,6 +22,8 @@ from kenning.cliutil import (
     emit,
     fail,
     memory_table,
+    missing_store,
+    nothing_here,
     open_kenning,
     register_command_modules,
     short,
@@ -36,6 +38,23 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from kenning import __version__
+
+        typer.echo(f"kenning {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print Kenning's version and exit.")] = False,
+) -> None:
+    """Local-first, self-learning memory for AI coding agents."""
 
 @app.command()
 def remember(
@@ -121,7 +140,7 @@ def recall(
     db: DbOpt = None,
 ) -> None:
     """Find the memories that matter for a query (keyword + vector, fused and ranked)."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         hits = k.recall(
             query, k=k_, types=type_, topic=topic, since=since, until=until, scope=scope,
             agent=agent, explain=explain, mode=mode, context=context, weak=weak,
@@ -130,24 +149,40 @@ def recall(
             emit({"query": query, "count": len(hits), "hits": [h.to_dict() for h in hits]})
             return
         if not hits:
-            typer.echo("no memories match" if weak else
-                       "no memories match (--weak lists the nearest ones anyway)")
+            typer.echo(nothing_here(k, db, "no memories match" if weak else
+                                    "no memories match (--weak lists the nearest ones anyway)"))
             return
-        memory_table([h.memory for h in hits], scores=[h.score for h in hits])
+        ids = memory_table(k, [h.memory for h in hits], scores=[h.score for h in hits])
         if explain:
             for h in hits:
-                p = h.parts or {}
-                typer.echo(
-                    f"{h.memory.id}: relevance {p['relevance']:.3f} (keyword rank "
-                    f"{int(p['keyword_rank']) or '-'}, vector rank {int(p['vector_rank']) or '-'}"
-                    f", similarity {p['vector_similarity']:.3f}) x confidence "
-                    f"{p['confidence']:.2f} x recency {p['recency']:.2f} x outcome "
-                    f"{p['outcome']:.2f} x superseded {p['superseded']:.2f} x intent "
-                    f"{p['intent']:.2f}"
-                    + (f" x context {p['context']:.2f}" if "context" in p else "")
-                    + (f", pagerank {p['pagerank']:.2f}" if "pagerank" in p else "")
-                    + f" = {p['final']:.4f}"
-                )
+                typer.echo(explain_line(ids[h.memory.id], h.parts or {}, k.weights.graph_alpha))
+
+
+def explain_line(memory_id: str, p: dict[str, float], alpha: float) -> str:
+    """One hit's score as the arithmetic that made it: the fused relevance times each factor
+    (the factor itself, with the raw value it came from), PageRank blended in as
+    ``alpha x score + (1 - alpha) x pagerank`` once the graph is computed, then outcome and
+    supersession."""
+    factors = [f"confidence {p['confidence_factor']:.3f} (conf {p['confidence']:.2f})",
+               f"recency {p['recency_factor']:.3f} (age weight {p['recency']:.2f})",
+               f"intent {p['intent']:.2f}"]
+    base = p["relevance"] * p["confidence_factor"] * p["recency_factor"] * p["intent"]
+    if "context" in p:
+        factors.append(f"context {p['context']:.2f}")
+        base *= p["context"]
+    if p.get("episode", 1.0) != 1.0:
+        factors.append(f"kept user turn {p['episode']:.2f}")
+        base *= p["episode"]
+    text = (f"{memory_id}: relevance {p['relevance']:.3f} (keyword rank "
+            f"{int(p['keyword_rank']) or '-'}, vector rank {int(p['vector_rank']) or '-'}, "
+            f"similarity {p['vector_similarity']:.3f}) x " + " x ".join(factors)
+            + f" = {base:.4f}")
+    if "pagerank" in p:
+        base = alpha * base + (1 - alpha) * p["pagerank"]
+        text += (f"; with PageRank {alpha:g} x that + {1 - alpha:g} x {p['pagerank']:.3f} "
+                 f"= {base:.4f}")
+    return text + (f"; x outcome {p['outcome']:.2f} x superseded {p['superseded']:.2f} "
+                   f"= {p['final']:.4f}")
 
 
 @app.command()
@@ -157,7 +192,7 @@ def show(
     db: DbOpt = None,
 ) -> None:
     """Show one memory in full, with its links."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         m = k.get(memory_id)
         links = k.links(m.id)
         if json_:
@@ -196,7 +231,7 @@ def list_(
     db: DbOpt = None,
 ) -> None:
     """List memories of this project, newest first."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         filters = dict(types=type_, topic=topic, since=since, until=until, scope=scope,
                        agent=agent)
         memories = k.list(**filters, limit=limit, offset=offset)
@@ -206,9 +241,9 @@ def list_(
                    "memories": [m.to_dict() for m in memories]})
             return
         if not memories:
-            typer.echo("no memories")
+            typer.echo(nothing_here(k, db, "no memories"))
             return
-        memory_table(memories, title=f"{len(memories)} of {total}")
+        memory_table(k, memories, title=f"{len(memories)} of {total}")
 
 
 @app.command()
@@ -350,7 +385,7 @@ def why(
     db: DbOpt = None,
 ) -> None:
     """Why did we decide X? The topic's decisions, newest first, with outcomes."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         chain = k.why(topic)
         if json_:
             emit({"topic": topic, "chain": [e.to_dict() for e in chain]})
@@ -381,7 +416,7 @@ def impact(
     db: DbOpt = None,
 ) -> None:
     """What happened after X? Implementations, outcomes and later decisions."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         found = k.impact(memory_id, window=window, depth=depth)
         _print_reached(found, json_, "nothing followed")
 
@@ -394,7 +429,7 @@ def related(
     db: DbOpt = None,
 ) -> None:
     """Memories linked to this one, most confidently connected first."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         _print_reached(k.related(memory_id, depth=depth), json_, "no linked memories")
 
 
@@ -421,7 +456,7 @@ app.add_typer(graph_app, name="graph")
 @graph_app.command("stats")
 def graph_stats(json_: JsonOpt = False, db: DbOpt = None) -> None:
     """Links by core type, edge kind and creator."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         s = k.graph_stats()
         if json_:
             emit(s)
@@ -451,7 +486,7 @@ def graph_top(
     json_: JsonOpt = False, db: DbOpt = None,
 ) -> None:
     """The most central memories (PageRank; run graph consolidate first)."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         top = k.top(k_)
         if json_:
             emit({"count": len(top), "top": [
@@ -467,7 +502,7 @@ def graph_top(
 @graph_app.command("communities")
 def graph_communities(json_: JsonOpt = False, db: DbOpt = None) -> None:
     """Communities of memories (label propagation), largest first."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         comms = k.communities()
         if json_:
             emit({"count": len(comms), "communities": comms})
@@ -484,7 +519,7 @@ def graph_communities(json_: JsonOpt = False, db: DbOpt = None) -> None:
 @graph_app.command("health")
 def graph_health_cmd(json_: JsonOpt = False, db: DbOpt = None) -> None:
     """Connectivity, isolated memories, orphaned relationships and what to do about them."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         h = k.health()
         if json_:
             emit(h)
@@ -507,7 +542,7 @@ def graph_links(
     json_: JsonOpt = False, db: DbOpt = None,
 ) -> None:
     """Links said with these words or their synonyms, in any language."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         found = k.links_by_relationship(rel)
         if json_:
             emit({"count": len(found), "links": [ln.to_dict() for ln in found]})
@@ -521,10 +556,17 @@ def graph_links(
 @graph_app.command("merge")
 def graph_merge(
     word: Annotated[str, typer.Argument(help="Relationship word to retire.")],
-    into: Annotated[str, typer.Argument(help="Word to file its links under.")],
+    into: Annotated[str, typer.Argument(
+        metavar="[into] TARGET", help="Word to file its links under ('into' may come first, "
+        "as health recommends: graph merge WORD into TARGET).")],
+    target: Annotated[str | None, typer.Argument(hidden=True)] = None,
     json_: JsonOpt = False, db: DbOpt = None,
 ) -> None:
     """Merge one relationship word into another (a health recommendation)."""
+    if target is not None:
+        if into.lower() != "into":
+            fail(f"graph merge takes WORD [into] TARGET, not {into!r} before {target!r}", 2)
+        into = target
     with open_kenning(db) as k:
         n = k.merge_relationship(word, into)
         if json_:
@@ -541,9 +583,11 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
     from kenning.extras import EXTRAS, installed
     from kenning.places.paths import project_root
 
-    with open_kenning(db) as k:
+    absent = missing_store(db)
+    with open_kenning(db, create=False) as k:
         s = {**k.status(), "extras": {name: installed(name) for name in EXTRAS},
              "claude_code": check(project_root())}
+        s.update(store=absent or s["store"], store_exists=absent is None)
         if json_:
             emit(s)
             return
@@ -556,7 +600,9 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
         by_type = ", ".join(f"{t} {n}" for t, n in sorted(s["memories_by_type"].items())) or "-"
         held = s["hooks"]["quarantine"]
         lines = [
-            ("store", f"{s['store']} ({s['engine']}, {s['size_bytes'] / 1e6:.2f} MB)"),
+            ("store", f"{s['store']} ({s['engine']}, {s['size_bytes'] / 1e6:.2f} MB)"
+                      if s["store_exists"] else f"{s['store']} (not created yet: kenning "
+                      "remember or a Claude Code session creates it)"),
             ("schema version", str(s["schema_version"])),
             ("project", s["project"]),
             ("embedder", emb_line),

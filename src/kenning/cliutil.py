@@ -38,19 +38,40 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+def missing_store(db: str | Path | None) -> str | None:
+    """The SQLite file a command would open, if it does not exist yet (None: it exists, or the
+    store is a PostgreSQL server)."""
+    from kenning.places.paths import default_db_path
+    from kenning.store.engines import is_dsn
+
+    target = db if db is not None else default_db_path()
+    if is_dsn(str(target)):
+        return None
+    path = Path(target).expanduser()
+    return None if path.exists() else str(path)
+
+
 @contextmanager
-def open_kenning(db: str | Path | None) -> Iterator[Any]:
+def open_kenning(db: str | Path | None, *, create: bool = True) -> Iterator[Any]:
+    """The facade over the store ``db`` names, with one-line errors. A read-only command
+    passes ``create=False``: a SQLite store that does not exist yet is then read as an empty
+    one held in memory, so reading never creates a file or a folder."""
     from kenning.facade import Kenning
 
     try:
-        k = Kenning(db)
+        if not create and missing_store(db) is not None:
+            from kenning.store.sqlite import SQLiteStore
+
+            k = Kenning(store=SQLiteStore(":memory:"))
+        else:
+            k = Kenning(db)
     except KenningError as exc:
         fail(str(exc))
     k.on_progress = progress_printer()
     try:
         yield k
     except NotFoundError as exc:
-        fail(str(exc).strip("'\""), 3)
+        fail(str(exc), 3)
     except KenningError as exc:
         fail(str(exc))
     except (typer.Exit, typer.Abort, KeyboardInterrupt):
@@ -104,34 +125,38 @@ def short(text: str, width: int = 90) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def memory_table(memories: list[Any], title: str | None = None, scores: list[float] | None = None
-                  ) -> None:
-    from rich.markup import escape
-    from rich.table import Table
+def memory_table(k: Any, memories: list[Any], title: str | None = None,
+                 scores: list[float] | None = None) -> dict[str, str]:
+    """Memories as the plain table ``kenning.memtable`` draws, ids as short as the store
+    allows (``k`` is the open facade); returns the short ids it used."""
+    from kenning import memtable
 
-    table = Table(title=title, show_lines=False, header_style="bold")
-    table.add_column("id", no_wrap=True, style="cyan")
-    if scores is not None:
-        table.add_column("score", justify="right")
-    table.add_column("type", no_wrap=True)
-    table.add_column("topic", no_wrap=True, style="magenta")
-    table.add_column("summary")
-    table.add_column("conf", justify="right")
-    table.add_column("created", no_wrap=True, style="dim")
-    for i, m in enumerate(memories):
-        row = [m.id]
-        if scores is not None:
-            row.append(f"{scores[i]:.3f}")
-        outcome = f" [{m.outcome.value}]" if m.outcome else ""
-        if m.superseded_by:
-            outcome += f" [superseded by {m.superseded_by[:8]}]"
-        row += [
-            # Escaped: rich would take "[failed]" or "[superseded by ...]" for markup.
-            m.type.value, m.topic or "", escape(short(m.summary) + outcome), f"{m.confidence:.2f}",
-            m.created_time.strftime("%Y-%m-%d %H:%M"),
-        ]
-        table.add_row(*row)
-    console().print(table)
+    wanted = [m.id for m in memories] + [m.superseded_by for m in memories if m.superseded_by]
+    ids = memtable.short_ids(wanted, k.store.resolve_prefix)
+    typer.echo(memtable.render([memtable.row_of(m) for m in memories], ids, scores=scores,
+                               title=title), nl=False)
+    return ids
+
+
+def nothing_here(k: Any, db: str | Path | None, what: str) -> str:
+    """Why a command found nothing, when that is not the whole story: no store yet, or
+    memories that exist but belong to other projects (and how to see them)."""
+    from kenning.models import Filters
+
+    absent = missing_store(db)
+    if absent is not None:
+        return f"{what}: no store at {absent} yet (kenning remember or a Claude Code session " \
+               "creates it)"
+    if k.count() > 0:
+        return what
+    total = k.store.count(Filters())
+    if not total:
+        return what
+    others = sorted({m.project for m in k.store.list(Filters(), limit=200)} - {k.project})
+    named = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+    return (f"{what} in this project ({k.project}); the store holds {total} in other projects "
+            f"({named}): run kenning in that project's folder, or set KENNING_PROJECT to its "
+            "key, e.g. KENNING_PROJECT=" + (others[0] if others else "<key>") + " kenning list")
 
 
 def register_command_modules(app: typer.Typer) -> None:
