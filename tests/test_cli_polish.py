@@ -80,7 +80,9 @@ def test_state_survives_a_narrow_terminal() -> None:
 def test_short_ids_are_unambiguous_and_work(cli_env: dict[str, str], tmp_path: Path) -> None:
     """Memories stored together share their time prefix: the table shows each id as far as
     it takes to tell it apart (like git), and every shown id works as given."""
-    with Kenning(cli_env["KENNING_DB"], project=cli_env["KENNING_PROJECT"], embedder=None) as k:
+    at = 1_790_000_000_000
+    with Kenning(cli_env["KENNING_DB"], project=cli_env["KENNING_PROJECT"], embedder=None,
+                 clock=lambda: at) as k:
         made = k.remember_many([{"text": f"batch note number {i}"} for i in range(6)])
     assert len({m.id[:10] for m in made}) == 1  # one millisecond: the same time prefix
     shown = [line.split()[0] for line in run(cli_env, "list").stdout.splitlines()[2:]]

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from kenning import memtable
 from kenning.cliutil import (
     AgentOpt,
     DbOpt,
@@ -22,13 +23,12 @@ from kenning.cliutil import (
     emit,
     fail,
     memory_table,
-    missing_store,
-    nothing_here,
     open_kenning,
     register_command_modules,
     short,
 )
 from kenning.errors import KenningError
+from kenning.fastcli import missing_store, nothing_here
 
 app = typer.Typer(
     name="kenning",
@@ -155,34 +155,8 @@ def recall(
         ids = memory_table(k, [h.memory for h in hits], scores=[h.score for h in hits])
         if explain:
             for h in hits:
-                typer.echo(explain_line(ids[h.memory.id], h.parts or {}, k.weights.graph_alpha))
-
-
-def explain_line(memory_id: str, p: dict[str, float], alpha: float) -> str:
-    """One hit's score as the arithmetic that made it: the fused relevance times each factor
-    (the factor itself, with the raw value it came from), PageRank blended in as
-    ``alpha x score + (1 - alpha) x pagerank`` once the graph is computed, then outcome and
-    supersession."""
-    factors = [f"confidence {p['confidence_factor']:.3f} (conf {p['confidence']:.2f})",
-               f"recency {p['recency_factor']:.3f} (age weight {p['recency']:.2f})",
-               f"intent {p['intent']:.2f}"]
-    base = p["relevance"] * p["confidence_factor"] * p["recency_factor"] * p["intent"]
-    if "context" in p:
-        factors.append(f"context {p['context']:.2f}")
-        base *= p["context"]
-    if p.get("episode", 1.0) != 1.0:
-        factors.append(f"kept user turn {p['episode']:.2f}")
-        base *= p["episode"]
-    text = (f"{memory_id}: relevance {p['relevance']:.3f} (keyword rank "
-            f"{int(p['keyword_rank']) or '-'}, vector rank {int(p['vector_rank']) or '-'}, "
-            f"similarity {p['vector_similarity']:.3f}) x " + " x ".join(factors)
-            + f" = {base:.4f}")
-    if "pagerank" in p:
-        base = alpha * base + (1 - alpha) * p["pagerank"]
-        text += (f"; with PageRank {alpha:g} x that + {1 - alpha:g} x {p['pagerank']:.3f} "
-                 f"= {base:.4f}")
-    return text + (f"; x outcome {p['outcome']:.2f} x superseded {p['superseded']:.2f} "
-                   f"= {p['final']:.4f}")
+                typer.echo(memtable.explain(ids[h.memory.id], h.parts or {},
+                                            k.weights.graph_alpha))
 
 
 @app.command()
@@ -198,23 +172,8 @@ def show(
         if json_:
             emit({**m.to_dict(), "links": [ln.to_dict() for ln in links]})
             return
-        d = m.to_dict()
-        width = max(len(key) for key in d)
-        for key, value in d.items():
-            if key in ("content", "metadata"):
-                continue
-            if isinstance(value, list):
-                value = ", ".join(value) or "-"
-            typer.echo(f"{key:<{width}}  {'-' if value is None else value}")
-        if m.metadata:
-            typer.echo(f"{'metadata':<{width}}  {json.dumps(m.metadata, ensure_ascii=False)}")
-        typer.echo("")
-        typer.echo(m.content)
-        if links:
-            typer.echo("")
-            for ln in links:
-                arrow = f"-> {ln.to_id}" if ln.from_id == m.id else f"<- {ln.from_id}"
-                typer.echo(f"{ln.relationship} ({ln.link_type.value}, {ln.confidence:.2f}) {arrow}")
+        typer.echo(memtable.render_memory(m.to_dict(), [ln.to_dict() for ln in links]),
+                   nl=False)
 
 
 @app.command("list")

@@ -13,6 +13,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from kenning.errors import KenningError, NotFoundError
+from kenning.fastcli import missing_store
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
 # A string, not a Path: a PostgreSQL DSN (postgresql://...) must pass through untouched.
@@ -36,19 +37,6 @@ AgentOpt = Annotated[str | None, typer.Option("--agent", help="Only this agent's
 def fail(message: str, code: int = 1) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
-
-
-def missing_store(db: str | Path | None) -> str | None:
-    """The SQLite file a command would open, if it does not exist yet (None: it exists, or the
-    store is a PostgreSQL server)."""
-    from kenning.places.paths import default_db_path
-    from kenning.store.engines import is_dsn
-
-    target = db if db is not None else default_db_path()
-    if is_dsn(str(target)):
-        return None
-    path = Path(target).expanduser()
-    return None if path.exists() else str(path)
 
 
 @contextmanager
@@ -136,27 +124,6 @@ def memory_table(k: Any, memories: list[Any], title: str | None = None,
     typer.echo(memtable.render([memtable.row_of(m) for m in memories], ids, scores=scores,
                                title=title), nl=False)
     return ids
-
-
-def nothing_here(k: Any, db: str | Path | None, what: str) -> str:
-    """Why a command found nothing, when that is not the whole story: no store yet, or
-    memories that exist but belong to other projects (and how to see them)."""
-    from kenning.models import Filters
-
-    absent = missing_store(db)
-    if absent is not None:
-        return f"{what}: no store at {absent} yet (kenning remember or a Claude Code session " \
-               "creates it)"
-    if k.count() > 0:
-        return what
-    total = k.store.count(Filters())
-    if not total:
-        return what
-    others = sorted({m.project for m in k.store.list(Filters(), limit=200)} - {k.project})
-    named = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
-    return (f"{what} in this project ({k.project}); the store holds {total} in other projects "
-            f"({named}): run kenning in that project's folder, or set KENNING_PROJECT to its "
-            "key, e.g. KENNING_PROJECT=" + (others[0] if others else "<key>") + " kenning list")
 
 
 def register_command_modules(app: typer.Typer) -> None:

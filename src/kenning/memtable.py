@@ -15,8 +15,11 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported: it costs the fast path milliseconds
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+    from typing import Any
 
 MIN_ID = 8  # ~1 s of ULID time: memories made a few seconds apart differ within it
 SUMMARY_CHARS = 90
@@ -98,6 +101,58 @@ def render(rows: Sequence[dict[str, Any]], ids: dict[str, str], *,
 
     out = [title] if title else []
     out += [line(headers), *(line(r) for r in body)]
+    return "\n".join(out) + "\n"
+
+
+def explain(memory_id: str, p: dict[str, float], alpha: float) -> str:
+    """One hit's score as the arithmetic that made it: the fused relevance times each factor
+    (the factor itself, with the raw value it came from), PageRank blended in as
+    ``alpha x score + (1 - alpha) x pagerank`` once the graph is computed, then outcome and
+    supersession."""
+    factors = [f"confidence {p['confidence_factor']:.3f} (conf {p['confidence']:.2f})",
+               f"recency {p['recency_factor']:.3f} (age weight {p['recency']:.2f})",
+               f"intent {p['intent']:.2f}"]
+    base = p["relevance"] * p["confidence_factor"] * p["recency_factor"] * p["intent"]
+    if "context" in p:
+        factors.append(f"context {p['context']:.2f}")
+        base *= p["context"]
+    if p.get("episode", 1.0) != 1.0:
+        factors.append(f"kept user turn {p['episode']:.2f}")
+        base *= p["episode"]
+    text = (f"{memory_id}: relevance {p['relevance']:.3f} (keyword rank "
+            f"{int(p['keyword_rank']) or '-'}, vector rank {int(p['vector_rank']) or '-'}, "
+            f"similarity {p['vector_similarity']:.3f}) x " + " x ".join(factors)
+            + f" = {base:.4f}")
+    if "pagerank" in p:
+        base = alpha * base + (1 - alpha) * p["pagerank"]
+        text += (f"; with PageRank {alpha:g} x that + {1 - alpha:g} x {p['pagerank']:.3f} "
+                 f"= {base:.4f}")
+    return text + (f"; x outcome {p['outcome']:.2f} x superseded {p['superseded']:.2f} "
+                   f"= {p['final']:.4f}")
+
+
+def render_memory(d: dict[str, Any], links: Sequence[dict[str, Any]]) -> str:
+    """``kenning show``: every field of ``Memory.to_dict()`` but the content, the metadata as
+    JSON, the content, then each link with its direction."""
+    import json
+
+    width = max(len(key) for key in d)
+    out = []
+    for key, value in d.items():
+        if key in ("content", "metadata"):
+            continue
+        if isinstance(value, list):
+            value = ", ".join(value) or "-"
+        out.append(f"{key:<{width}}  {'-' if value is None else value}")
+    if d.get("metadata"):
+        out.append(f"{'metadata':<{width}}  {json.dumps(d['metadata'], ensure_ascii=False)}")
+    out += ["", d["content"]]
+    if links:
+        out.append("")
+        for ln in links:
+            arrow = f"-> {ln['to_id']}" if ln["from_id"] == d["id"] else f"<- {ln['from_id']}"
+            out.append(f"{ln['relationship']} ({ln['link_type']}, {ln['confidence']:.2f}) "
+                       f"{arrow}")
     return "\n".join(out) + "\n"
 
 
