@@ -38,10 +38,12 @@ def test_version(cli_env: dict[str, str]) -> None:
 def test_reading_never_creates_a_store(cli_env: dict[str, str], tmp_path: Path,
                                        args: tuple[str, ...]) -> None:
     db = tmp_path / "not" / "there" / "k.db"
+    (tmp_path / "cwd").mkdir()
     proc = subprocess.run([KENNING, *args, "--db", str(db)], env=cli_env, capture_output=True,
-                          text=True, timeout=120, check=False)
+                          text=True, timeout=120, check=False, cwd=tmp_path / "cwd")
     assert proc.returncode in (0, 3), proc.stderr
     assert not (tmp_path / "not").exists()
+    assert list((tmp_path / "cwd").iterdir()) == []  # nothing made beside it either
     if args[0] in ("list", "recall"):
         assert f"no store at {db} yet" in proc.stdout
     if args[0] == "doctor":

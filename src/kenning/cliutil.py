@@ -43,17 +43,22 @@ def fail(message: str, code: int = 1) -> NoReturn:
 def open_kenning(db: str | Path | None, *, create: bool = True) -> Iterator[Any]:
     """The facade over the store ``db`` names, with one-line errors. A read-only command
     passes ``create=False``: a SQLite store that does not exist yet is then read as an empty
-    one held in memory, so reading never creates a file or a folder."""
+    one made in a temporary folder and removed afterwards, so reading never creates a file or
+    a folder where the store would be."""
+    import tempfile
+
     from kenning.facade import Kenning
 
+    scratch = None
     try:
         if not create and missing_store(db) is not None:
-            from kenning.store.sqlite import SQLiteStore
-
-            k = Kenning(store=SQLiteStore(":memory:"))
+            scratch = tempfile.TemporaryDirectory(prefix="kenning-empty-")
+            k = Kenning(Path(scratch.name) / "empty.db")
         else:
             k = Kenning(db)
     except KenningError as exc:
+        if scratch is not None:
+            scratch.cleanup()
         fail(str(exc))
     k.on_progress = progress_printer()
     try:
@@ -71,6 +76,8 @@ def open_kenning(db: str | Path | None, *, create: bool = True) -> Iterator[Any]
         fail(f"internal error: {type(exc).__name__}: {exc} (logged; see kenning doctor)")
     finally:
         k.close()
+        if scratch is not None:
+            scratch.cleanup()
 
 
 def progress_printer() -> Any:
