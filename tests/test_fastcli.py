@@ -58,12 +58,12 @@ def store(cli_env: dict[str, str]) -> dict[str, str]:
     return cli_env
 
 
-def both(env: dict[str, str], *args: str) -> tuple[subprocess.CompletedProcess[str],
-                                                   subprocess.CompletedProcess[str]]:
+def both(env: dict[str, str], *args: str, cwd: Path | None = None
+         ) -> tuple[subprocess.CompletedProcess[str], subprocess.CompletedProcess[str]]:
     fast = subprocess.run([KENNING, *args], env=env, capture_output=True, text=True,
-                          timeout=120, check=False)
+                          timeout=120, check=False, cwd=cwd)
     full = subprocess.run([sys.executable, "-m", "kenning.cli", *args], env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
+                          capture_output=True, text=True, timeout=120, check=False, cwd=cwd)
     name = "python -m kenning.cli"  # the program name in usage lines
     full.stdout, full.stderr = (full.stdout.replace(name, "kenning"),
                                 full.stderr.replace(name, "kenning"))
@@ -153,3 +153,25 @@ def test_fast_main_hands_over_what_it_does_not_know() -> None:
         assert fastcli.main(["list", "--help"]) is None
         assert fastcli.main([]) is None
     assert out.getvalue() == ""
+
+
+def test_the_store_named_in_kenning_toml(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """Without --db or $KENNING_DB, both paths read the store the project's kenning.toml
+    names, and both report a broken kenning.toml the same way."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    db = tmp_path / "elsewhere" / "team.db"
+    (project / "kenning.toml").write_text(f'[store]\ndb = "{db}"\n')
+    env = {k: v for k, v in cli_env.items() if k != "KENNING_DB"}
+    with Kenning(db, project=env["KENNING_PROJECT"], embedder=None) as k:
+        k.remember("Deploy on Tuesdays only", type="decision")
+    for args in (("list",), ("list", "--json"), ("recall", "deploy", "--mode", "keyword")):
+        fast, full = both(env, *args, cwd=project)
+        assert fast.returncode == 0 and "Deploy on Tuesdays" in fast.stdout
+        assert fast.stdout == full.stdout
+    (project / "kenning.toml").write_text("[store]\nbd = 1\n")
+    for args in (("list",), ("show", "01ABCDEFGH"), ("recall", "deploy")):
+        fast, full = both(env, *args, cwd=project)
+        assert fast.returncode == full.returncode == 1
+        assert fast.stderr == full.stderr and "unknown key store.bd" in fast.stderr

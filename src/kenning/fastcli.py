@@ -81,7 +81,7 @@ def main(argv: list[str]) -> int | None:
         args = _parse(argv[0], argv[1:])
         if argv[0] == "recall":
             return _recall(args)
-        conn = _connect(args.get("db") or os.environ.get("KENNING_DB"))
+        conn = _connect(args.get("db"))
         try:
             return _list(conn, args) if argv[0] == "list" else _show(conn, args)
         finally:
@@ -131,10 +131,39 @@ def _parse(command: str, tokens: list[str]) -> dict[str, Any]:
     return args
 
 
-def _connect(db: str | None) -> Any:
-    from kenning.places.lean import data_dir
+def default_location() -> str:
+    """Where the store is when no ``--db`` is given, as ``kenning.places.paths.default_db_path``
+    decides it (with ``os.path`` alone): ``$KENNING_DB``, else ``[store] db`` of the effective
+    ``kenning.toml``, else ``<data dir>/kenning.db``. Raises ``kenning.config.ConfigError``."""
+    from kenning.places import lean
 
-    path = os.path.expanduser(db) if db else os.path.join(data_dir(), "kenning.db")
+    location = os.environ.get("KENNING_DB")
+    if not location:
+        from kenning import config
+
+        cwd = os.getcwd()
+        root = lean.git_root(cwd) or os.path.realpath(cwd)
+        location = str(config.load(root).get("store", "db") or "")
+    if not location:
+        return os.path.join(lean.data_dir(), "kenning.db")
+    return location if "://" in location else os.path.expanduser(location)
+
+
+def _location(db: object) -> str:
+    """The store a command names (``--db``) or the default one; a bad kenning.toml hands
+    over (the full command reports it)."""
+    if db:
+        return os.path.expanduser(str(db))
+    from kenning.config import ConfigError
+
+    try:
+        return default_location()
+    except ConfigError:
+        raise _Fallback from None
+
+
+def _connect(db: str | None) -> Any:
+    path = _location(db)
     if "://" in path or not os.path.isfile(path):
         raise _Fallback  # a server, or no store yet (the full command explains)
     conn = sqlite.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
@@ -342,10 +371,9 @@ def _link_dict(row: tuple[Any, ...]) -> dict[str, Any]:
 
 def _recall(args: dict[str, Any]) -> int:
     """Parse here, recall through the facade, print through ``kenning.memtable``."""
-    db = args.get("db") or os.environ.get("KENNING_DB")
-    path = os.path.expanduser(str(db)) if db else None
-    if path is not None and ("://" in path or not os.path.isfile(path)):
-        raise _Fallback
+    path = _location(args.get("db"))
+    if "://" in path or not os.path.isfile(path):
+        raise _Fallback  # a server (the full command), or no store yet (it explains)
     k_ = _int(args.get("k", "10"), 1, 1000)
     mode = str(args.get("mode", "hybrid"))
     if mode not in ("hybrid", "keyword", "vector"):
@@ -357,11 +385,6 @@ def _recall(args: dict[str, Any]) -> int:
     from kenning.errors import KenningError
     from kenning.facade import Kenning
 
-    if path is None:
-        from kenning.places.lean import data_dir
-
-        if not os.path.isfile(os.path.join(data_dir(), "kenning.db")):
-            raise _Fallback
     try:
         k = Kenning(path, embedder=default_embedder(quick_start=True))  # one query, then exit
     except KenningError:
@@ -405,9 +428,12 @@ def _recall(args: dict[str, Any]) -> int:
 def missing_store(db: str | os.PathLike[str] | None) -> str | None:
     """The SQLite file a command would open, if it does not exist yet (None: it exists, or the
     store is a PostgreSQL server)."""
-    from kenning.places.lean import store_location
+    from kenning.config import ConfigError
 
-    target = str(db) if db is not None else store_location()
+    try:
+        target = str(db) if db is not None else default_location()
+    except ConfigError:
+        return None  # opening the store reports the bad kenning.toml
     if target.startswith(("postgresql://", "postgres://")):
         return None
     path = os.path.expanduser(target)
