@@ -25,6 +25,15 @@ KENNING = shutil.which("kenning") or str(Path(sys.executable).with_name("kenning
 OLD = "2020-01-01T00:00:00Z"  # episodic kinds made then sit at their floor: no drift between runs
 
 
+def test_times_are_written_as_the_models_write_them() -> None:
+    from kenning.models import iso
+
+    for ms in (0, 1, 999, 1_000, 1_732_700_000_123, 1_790_000_000_000, 4_102_444_800_999,
+               *range(1_700_000_000_000, 1_700_000_000_000 + 5_000, 7)):
+        assert fastcli._iso(ms) == iso(ms)
+    assert fastcli._iso(None) is None
+
+
 def test_constants_match_the_models_and_the_store() -> None:
     assert tuple(t.value for t in MemoryType) == fastcli.TYPES
     assert tuple(s.value for s in Scope) == fastcli.SCOPES

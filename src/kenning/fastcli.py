@@ -239,12 +239,10 @@ def _where(args: dict[str, Any], project: str, now: int) -> tuple[str, list[Any]
 
 
 def _iso(ms: int | None) -> str | None:
+    """As ``kenning.models.iso`` (ISO 8601, milliseconds, Z), without importing datetime."""
     if ms is None:
         return None
-    from datetime import UTC, datetime
-
-    return datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds") \
-        .replace("+00:00", "Z")
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000)) + f".{ms % 1000:03d}Z"
 
 
 def _confidence(row: tuple[Any, ...], now: int) -> float:
