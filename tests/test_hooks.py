@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -143,14 +142,13 @@ def test_malformed_json_is_logged_where_doctor_shows_it(env, project) -> None:
     assert "hook PostToolUse" in doctor.stdout
 
 
-def test_ten_megabyte_prompt_exits_zero_within_budget(env, project) -> None:
+def test_ten_megabyte_prompt_exits_zero(env, project) -> None:
+    """Answered or cut off by its budget, never an error (its time: benchmarks/bench_hooks.py)."""
     seeded(env, project).close()
     env = dict(env, KENNING_HOOKS_PROMPT_BUDGET_MS="1500")
     big = "billing ledger " + "lorem ipsum dolor " * 600_000  # ~10.8 MB
-    t0 = time.monotonic()
     result = hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt=big), env)
     assert result.returncode == 0
-    assert time.monotonic() - t0 < 10  # the budget (1.5 s) plus process start, generously
     assert result.stdout == b"" or DECISION in context_of(result)
 
 
