@@ -30,7 +30,7 @@ from kenning.automemory.paths import INDEX
 from kenning.automemory.state import DirState, dir_lock, load_state, save_state
 from kenning.automemory.writes import Change
 from kenning.errors import NotFoundError, ValidationError
-from kenning.models import Category, Filters, Memory, MemoryType, Scope, iso
+from kenning.models import Category, Filters, Memory, MemoryType, OutcomeStatus, Scope, iso
 from kenning.redact import redact
 from kenning.weights import record
 
@@ -545,9 +545,9 @@ def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state:
         for c in batch:
             m = found.get(c.id)
             if m is None or m.agent != target.agent or not m.current_at(now) or record(
-                    m.type.value, m.topic):
-                continue  # another agent's, superseded, or a session record: MEMORY.md shows
-                # the lessons that hold now
+                    m.type.value, m.topic) or m.outcome is OutcomeStatus.FAILED:
+                continue  # another agent's, superseded, failed, or a session record: MEMORY.md
+                # shows the lessons that hold now
             m = svc.live(m, now)  # confidence as of now: unused memories fade out of the index
             if m.confidence < opts.min_confidence:
                 continue
