@@ -14,6 +14,7 @@ import pytest
 
 from kenning.places.keys import project_key
 from tests.claude_harness import fake_model, find_claude, run_claude, session_requests, texts
+from tests.sessionend import wait_for_session_ends
 
 CLAUDE = find_claude()
 KENNING = Path(sys.executable).parent / "kenning"
@@ -71,6 +72,10 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
                             (S3, "[[script:three]] make the navbar button blue")):
             runs[sid] = run_claude(CLAUDE, project, home, server.port, prompt, session_id=sid,
                                    env=env, extra=["--allowedTools", "Bash"])
+            # `claude -p` returns before Kenning's detached session end is done; the client
+            # reads MEMORY.md at its next start without waiting for it, so a person who starts
+            # the next session at once gets the MEMORY.md before (the briefing does wait)
+            wait_for_session_ends(str(data / "kenning.db"))
             if sid == S1:
                 listed = subprocess.run([str(KENNING), "list", "--json"], cwd=project, env=env,
                                         capture_output=True, text=True)

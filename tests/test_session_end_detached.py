@@ -119,3 +119,27 @@ def test_session_end_runs_in_place_when_detaching_is_off(env, project) -> None:
     assert done.returncode == 0
     assert not detached.pending(env["KENNING_DB"]) and not _workers(env["KENNING_DB"])
     assert _rules(env, project) == ["Use pnpm for installing packages, never npm."]
+
+
+def test_the_next_session_start_waits_for_a_running_session_end(env, project) -> None:
+    """A session started right after the last one ended is briefed from what it learned: the
+    start waits (up to session_start_wait_ms) for the worker still running."""
+    import json
+    import threading
+
+    location = env["KENNING_DB"]
+    lock = DirLock(journal_dir(location), detached.LOCK)
+    assert lock.acquire(0)
+    released = threading.Timer(0.5, lock.release)
+    try:
+        assert _end(env, project, "s-1").returncode == 0
+        released.start()
+        patient = dict(env, KENNING_HOOKS_SESSION_START_WAIT_MS="30000")  # a loaded machine
+        start = hook("SessionStart", payload("SessionStart", project, session_id="s-2",
+                                             source="startup"), patient)
+    finally:
+        released.join()
+    assert start.stdout, (start.stderr, errors(env))
+    brief = json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "Use pnpm for installing packages, never npm." in brief
+    assert not detached.pending(location) and not errors(env)

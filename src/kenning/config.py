@@ -24,6 +24,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "session_start_budget_ms": 8000,
         "session_end_budget_ms": 55000,
         "detach_session_end": True,  # session-end work runs in a background worker
+        "session_start_wait_ms": 3000,  # a start waits this long for a running session end
         "compact_budget_ms": 8000,
     },
     "auto_memory": {

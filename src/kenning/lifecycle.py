@@ -85,7 +85,8 @@ def _run(report: SessionReport, log_as: str, name: str, work: Callable[[], Any])
 
 
 def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
-          briefing_k: int, max_chars: int, log_as: str) -> SessionReport:
+          briefing_k: int, max_chars: int, log_as: str, memory_md_loaded: bool = True
+          ) -> SessionReport:
     """Ingest what hooks journalled, judge sessions abandoned without an end, import the
     auto-memory files a person changed, bring the prompt index up to date, and brief."""
     report = SessionReport()
@@ -99,7 +100,7 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
     from kenning.hooks.seen import key
 
     loaded: list[str] = []
-    if project_root is not None and options.enabled:
+    if project_root is not None and options.enabled and memory_md_loaded:
         loaded = _run(report, log_as, "memory keys",
                       lambda: memory_md_keys(k.auto_memory_dir(project_root) / "MEMORY.md")) or []
     report.briefing, briefed = k._sessions().brief(briefing_k, max_chars, set(loaded))

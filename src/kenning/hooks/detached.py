@@ -81,6 +81,36 @@ def spawn(location: str) -> None:
                      creationflags=0x00000008 | 0x00000200)  # DETACHED, NEW_PROCESS_GROUP
 
 
+def busy(location: str) -> bool:
+    """Whether a worker holds the lock (is running a session end now)."""
+    from kenning.filelock import DirLock
+
+    lock = DirLock(lean.journal_dir(location), LOCK)
+    if lock.acquire(0):
+        lock.release()
+        return False
+    return True
+
+
+def settle(location: str, timeout_s: float) -> bool:
+    """Before a session starts: let the previous session's end finish, so the new session is
+    briefed from it, waiting at most ``timeout_s``. A queued end that no worker is running (its
+    worker was killed) gets a new worker first. Whether there was nothing to wait for (then
+    the MEMORY.md the client loaded is the one the last session end wrote)."""
+    import time
+
+    if not pending(location) and not busy(location):
+        return True
+    if not busy(location):
+        spawn(location)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        if not pending(location) and not busy(location):
+            break
+    return False
+
+
 def run_pending(location: str) -> int:
     """Run every queued session end, one at a time under the lock (waiting for a worker that
     holds it); how many ran. A request that fails is logged and removed: its session end ran

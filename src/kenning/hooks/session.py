@@ -41,6 +41,11 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
     """Run the session start (``Kenning.start_session``) and answer with its briefing."""
     from pathlib import Path
 
+    from kenning.hooks import detached, seen
+
+    # the previous session's end may still be running: a new session is briefed from it
+    idle = detached.settle(location,
+                           int(settings["session_start_wait_ms"]) / 1000)  # type: ignore[call-overload]
     root = _root(payload)
     k = _open(location, project, model=True)
     try:
@@ -48,13 +53,9 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
             Path(root) if root else None, _auto_options(settings),
             briefing_k=int(settings["briefing_k"]),  # type: ignore[call-overload]
             max_chars=int(settings["briefing_max_chars"]),  # type: ignore[call-overload]
-            log_as="hook SessionStart")
+            log_as="hook SessionStart", memory_md_loaded=idle)
     finally:
         k.close()
-    from kenning.hooks import detached, seen
-
-    if detached.pending(location):  # a session end whose worker was killed: finish it
-        detached.spawn(location)
     # what the conversation now holds (a compaction starts it anew): prompts leave it out
     seen.write(seen.path(lean.journal_dir(location), str(payload.get("session_id") or "")),
                report.shown, append=False)
