@@ -138,9 +138,12 @@ def import_all(svc: AutoMemoryService, project_dir: Path, options: AutoMemoryOpt
     """Import every agent memory directory that exists (what a session start does: subagents
     with a ``memory`` scope write there themselves). Scope label -> the import's counts."""
     out: dict[str, Any] = {}
-    for row in list_scopes(svc, project_dir):
-        if row["exists"]:
-            out[row["scope"]] = svc.import_files(project_dir, options, row["scope"])
+    # only the directories on disk, found without counting the store's memories (a session
+    # start at 10k memories spent 250 ms on that count)
+    for scope, agent in sorted(_dirs_on_disk(project_dir, None),
+                               key=lambda t: (SCOPES.index(t[0]), t[1])):
+        label = scope_label(scope, agent)
+        out[label] = svc.import_files(project_dir, options, label)
     return out
 
 
