@@ -473,7 +473,7 @@ def _here(db: str | os.PathLike[str] | None) -> tuple[str, str, Path | None]:
         auto: Path | None = auto_memory_dir()
     except Exception:  # no usable directory to read: recall reads the pending memories alone
         auto = None
-    return location, current_project(), auto
+    return location, current_project(location), auto
 
 
 def cli_remember(db: str | os.PathLike[str] | None, text: str, fields: Mapping[str, Any],
