@@ -377,3 +377,21 @@ def test_unused_memories_fade_out_of_memory_md(kk: Kenning, repo: Path) -> None:
     index = (d / "MEMORY.md").read_text()
     assert "corp-2" not in index and kept.summary[:30] in index
     assert kk.get(fading.id).confidence < 0.7
+
+
+def test_memory_md_shows_only_what_is_in_force(kk: Kenning, repo: Path) -> None:
+    """A superseded decision and a failed one leave MEMORY.md; their successor stays."""
+    d = kk.auto_memory_dir(repo)
+    old = kk.remember("Cache order totals in Redis for five minutes", type="decision",
+                      confidence=0.9)
+    new = kk.remember("Compute order totals on read; no cache", type="decision", confidence=0.9)
+    failed = kk.remember("Shard the ledger table by customer id", type="decision",
+                         confidence=0.9)
+    kk.auto_sync(repo)
+    assert "Redis" in (d / "MEMORY.md").read_text()
+    kk.supersede(new.id, old.id, reason="stale totals")
+    kk.outcome(failed.id, "failed", "cross-shard joins")
+    kk.auto_sync(repo)
+    index = (d / "MEMORY.md").read_text()
+    assert "Redis" not in index and "Shard the ledger" not in index
+    assert "Compute order totals on read" in index

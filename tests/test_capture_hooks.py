@@ -59,3 +59,66 @@ def test_a_stated_convention_and_its_change_reach_the_agent_current(env, project
     context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "Use bun instead of pnpm" in context
     assert "Use pnpm for installing packages" not in context
+
+
+def test_a_commit_that_replaces_a_tool_supersedes_the_rule_it_changes(env, project) -> None:
+    import subprocess
+
+    _end(env, project, "s-1", "one thing: we log through structlog here, "
+         "`log = structlog.get_logger()` at the top of the module and key=value events.")
+    (project / "app.py").write_text("import logging\nlogger = logging.getLogger(__name__)\n")
+    git = ["git", "-C", str(project), "-c", "user.name=Dev", "-c", "user.email=d@example.com"]
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "Replace structlog with stdlib logging"], check=True)
+    _end(env, project, "s-2", "thanks, ship it")
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        [old] = [m for m in k.list(limit=None, types="preference") if "structlog" in m.summary]
+        [commit] = [m for m in k.list(limit=None, types="decision")
+                    if m.summary.startswith("Replace structlog")]
+        assert old.superseded_by == commit.id and not old.current_at(k.clock())
+
+
+def test_a_check_command_in_a_new_spelling_replaces_the_old_one(env, project) -> None:
+    """The project moved from npm to pnpm: once `pnpm test` works, `npm test` is no longer the
+    project's test command (an unrelated command of another kind stays)."""
+    for session, commands in (("s-1", ["npm test", "npm run lint"]), ("s-2", ["pnpm test"])):
+        t = TranscriptWriter(cwd=str(project), session=session)
+        t.user("run the checks please")
+        for command in commands:
+            t.bash(command, "Tests: 12 passed, 12 total\n" if "test" in command else "ok\n")
+        t.say("All green.")
+        path = t.write(project / f"{session}.jsonl")
+        done = hook("SessionEnd", payload("SessionEnd", project, session_id=session,
+                                          transcript_path=str(path), reason="other"), env)
+        assert done.returncode == 0
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        by = {m.metadata.get("command"): m for m in k.list(limit=None, types="pattern")}
+        assert by["npm test"].superseded_by == by["pnpm test"].id
+        assert by["pnpm test"].current_at(k.clock()) and by["npm run lint"].current_at(k.clock())
+
+
+def test_a_stated_move_to_another_tool_retires_the_old_tools_command(env, project) -> None:
+    """"let's move to vitest ... and drop jest": the project's `npx jest` command is no longer
+    current; a command of another family (the type check) stays."""
+    for session, turns, commands in (
+            ("s-1", ["run the checks"], ["npx jest --coverage", "npx tsc --noEmit"]),
+            ("s-2", ["ok, I've had it with ts-jest. let's move to vitest: `npm test` should "
+                     "just be `vitest run`, and drop jest, ts-jest and @types/jest."], [])):
+        t = TranscriptWriter(cwd=str(project), session=session)
+        for text in turns:
+            t.user(text)
+        for command in commands:
+            t.bash(command, "Tests: 12 passed, 12 total\n")
+        t.say("Done.")
+        path = t.write(project / f"{session}.jsonl")
+        assert hook("SessionEnd", payload("SessionEnd", project, session_id=session,
+                                          transcript_path=str(path), reason="other"),
+                    env).returncode == 0
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        by = {m.metadata.get("command"): m for m in k.list(limit=None, types="pattern")}
+        [move] = [m for m in k.list(limit=None, types="decision") if "vitest" in m.summary]
+        assert by["npx jest --coverage"].superseded_by == move.id
+        assert by["npx tsc --noEmit"].current_at(k.clock())

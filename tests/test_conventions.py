@@ -576,3 +576,27 @@ def test_same_subject_meets_on_a_tool_family_or_shared_terms_not_on_similarity_a
     assert not same_subject(docs, comments)
     assert same_subject(docs, comments, similarity=0.95)
     assert not same_subject(docs, comments, similarity=0.5)
+
+
+def test_the_same_named_setting_with_another_version_is_superseded_whatever_the_subject() -> None:
+    from kenning.extract.conventions import as_rule, supersedes
+
+    old = as_rule("That job exists because we keep rust-version = 1.74 in Cargo.toml: the "
+                  "Debian backports build uses that", "decision")
+    raised = as_rule("Raise our MSRV to 1.80: rust-version in Cargo.toml and the msrv CI job.",
+                     "convention")
+    assert supersedes(raised, old)
+    # no change said, another setting, or the same version: not a replacement
+    assert not supersedes(as_rule("The docs mention rust-version = 1.80 for the CLI crate",
+                                  "convention"), old)
+    assert not supersedes(as_rule("Raise python_requires to 3.12 in pyproject.toml",
+                                  "convention"), old)
+    assert not supersedes(as_rule("Raise the msrv job timeout; rust-version stays 1.74",
+                                  "convention"), old)
+
+
+def test_a_toolchain_pick_is_not_the_sub_command() -> None:
+    from kenning.extract.candidates import command_key, same_task
+
+    assert command_key("cargo +1.74 check --all-targets") == ("cargo", "check")
+    assert same_task(command_key("cargo +1.80 check"), command_key("cargo +1.74 check"))

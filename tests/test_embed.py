@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from kenning.embed import MINILM_DIM, MiniLMEmbedder, default_embedder
+from kenning.embed import (
+    MINILM_DIM,
+    EmbedderUnavailable,
+    MiniLMEmbedder,
+    ModelFiles,
+    default_embedder,
+    find_minilm,
+    minilm_tokenizer,
+)
 
 
 def test_vectors_are_unit_length(embedder: MiniLMEmbedder) -> None:
@@ -35,3 +46,38 @@ def test_default_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
     assert default_embedder() is None
     monkeypatch.setenv("KENNING_EMBEDDER", "minilm")
     assert isinstance(default_embedder(), MiniLMEmbedder)
+
+
+GOLDEN = json.loads((Path(__file__).parent / "data" / "minilm_tokenizer_golden.json")
+                    .read_text(encoding="utf-8"))
+
+
+def test_tokenizer_gives_the_reference_ids() -> None:
+    """The tokenizer built from the shipped vocabulary gives, for accents, CJK, Korean, emoji,
+    control characters, code, an over-long word and truncation at 256 tokens, exactly the ids
+    the model's own tokenizer.json gave through Hugging Face tokenizers (recorded in
+    tests/data)."""
+    tok = minilm_tokenizer()
+    for case in GOLDEN["cases"]:
+        assert tok.encode(case["text"]).ids == case["ids"], case["text"][:40]
+
+
+def test_vectors_are_the_models(embedder: MiniLMEmbedder) -> None:
+    """The same vectors as before the tokenizer moved into Kenning (recorded in tests/data)."""
+    got = embedder.embed(GOLDEN["vectors"]["texts"])
+    assert np.allclose(got[:, :8], np.array(GOLDEN["vectors"]["first8"]), atol=2e-4)
+
+
+def test_a_changed_model_or_vocabulary_is_refused(tmp_path: Path) -> None:
+    """Both files are checked by sha256: a substituted file never runs."""
+    files = find_minilm()
+    fake = tmp_path / "vocab.txt"
+    fake.write_bytes(files.vocab.read_bytes() + b"extra\n")
+    with pytest.raises(EmbedderUnavailable, match="not all-MiniLM-L6-v2's"):
+        minilm_tokenizer(fake)
+    model = tmp_path / "model.onnx"
+    model.write_bytes(b"not a model")
+    emb = MiniLMEmbedder()
+    emb.files = ModelFiles(model=model, vocab=files.vocab)
+    with pytest.raises(EmbedderUnavailable, match="the model file"):
+        emb.embed(["x"])

@@ -16,6 +16,7 @@ from kenning import Kenning
 from kenning.extract.candidates import failed_then_passed, preferences, session_summary
 from kenning.extract.transcript import AssistantText, ToolCall, UserText, parse_lines
 from tests.mcp_fixtures import TranscriptWriter
+from tests.sessionend import wait_for_session_ends
 
 HOOK = Path(sys.executable).parent / "kenning-hook"
 CWD = "/tmp/proj-ledger"
@@ -247,6 +248,7 @@ def test_session_end_hook_counts_a_recurring_gotcha_once(tmp_path: Path) -> None
         done = subprocess.run([str(HOOK), "SessionEnd"], input=body.encode(), env=env,
                               capture_output=True, timeout=120)
         assert done.returncode == 0, done.stderr
+        wait_for_session_ends(env["KENNING_DB"])
     errors = Path(env["KENNING_HOME"]) / "errors.jsonl"
     assert not errors.exists(), errors.read_text()
     from kenning.places.keys import project_key

@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ import pytest
 
 from kenning import Kenning, journal
 from kenning.places.lean import journal_dir
+from tests.sessionend import wait_for_session_ends
 
 HOOK = Path(sys.executable).parent / "kenning-hook"
 KENNING = Path(sys.executable).parent / "kenning"
@@ -48,9 +48,14 @@ def payload(event: str, project: Path, **fields: Any) -> str:
 
 def hook(event: str, stdin: str | bytes, env: dict[str, str], *, via_cli: bool = False
          ) -> subprocess.CompletedProcess[bytes]:
+    """Run one hook process; after a SessionEnd, also wait for the background worker it
+    started, so the test sees the finished session end."""
     cmd = [str(KENNING), "hook", event] if via_cli else [str(HOOK), event]
     data = stdin.encode() if isinstance(stdin, str) else stdin
-    return subprocess.run(cmd, input=data, env=env, capture_output=True, timeout=60)
+    done = subprocess.run(cmd, input=data, env=env, capture_output=True, timeout=60)
+    if event == "SessionEnd" and env.get("KENNING_DB"):
+        wait_for_session_ends(env["KENNING_DB"])
+    return done
 
 
 def seeded(env: dict[str, str], project: Path) -> Kenning:
@@ -105,7 +110,12 @@ def test_prompt_index_is_used_and_a_store_write_makes_it_stale(env, project) -> 
                    type="insight")
         assert k.build_prompt_index(force=False).get("fresh") is None  # stale, so rebuilt
     fresh = context_of(hook("UserPromptSubmit", question, env))
-    assert "March double-charge" in fresh and DECISION in fresh
+    # the same conversation already has the decision: only what is new is injected
+    assert "March double-charge" in fresh and DECISION not in fresh
+    elsewhere = context_of(hook("UserPromptSubmit", payload(
+        "UserPromptSubmit", project, session_id="sess-2",
+        prompt="which isolation does the ledger use?"), env))
+    assert "March double-charge" in elsewhere and DECISION in elsewhere
 
 
 def test_kenning_hook_command_is_the_same_entry_point(env, project) -> None:
@@ -132,14 +142,13 @@ def test_malformed_json_is_logged_where_doctor_shows_it(env, project) -> None:
     assert "hook PostToolUse" in doctor.stdout
 
 
-def test_ten_megabyte_prompt_exits_zero_within_budget(env, project) -> None:
+def test_ten_megabyte_prompt_exits_zero(env, project) -> None:
+    """Answered or cut off by its budget, never an error (its time: benchmarks/bench_hooks.py)."""
     seeded(env, project).close()
     env = dict(env, KENNING_HOOKS_PROMPT_BUDGET_MS="1500")
     big = "billing ledger " + "lorem ipsum dolor " * 600_000  # ~10.8 MB
-    t0 = time.monotonic()
     result = hook("UserPromptSubmit", payload("UserPromptSubmit", project, prompt=big), env)
     assert result.returncode == 0
-    assert time.monotonic() - t0 < 10  # the budget (1.5 s) plus process start, generously
     assert result.stdout == b"" or DECISION in context_of(result)
 
 
@@ -293,3 +302,45 @@ def test_lean_paths_answer_as_kenning_paths(monkeypatch: pytest.MonkeyPatch, tmp
     assert lean.data_dir() == str(paths.data_dir())
     assert lean.store_location() == str(paths.default_db_path())
     assert lean.project_for(str(repo)) == paths.project_key(paths.project_root(repo))
+
+
+def test_the_budget_alarm_is_cancelled_once_the_answer_is_ready(env, project, monkeypatch
+                                                                 ) -> None:
+    """A hook that printed its answer must not be killed by its alarm afterwards (the client
+    would drop the injection): the timer is off when the entry point returns."""
+    import signal
+
+    from kenning.hooks import run
+
+    with seeded(env, project):
+        pass
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    try:
+        rc = run.main(["UserPromptSubmit"], stdin=payload(
+            "UserPromptSubmit", project, prompt="How does the billing ledger handle charges?"),
+            budget=True)
+        remaining = signal.getitimer(signal.ITIMER_REAL)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    assert rc == 0 and remaining == (0.0, 0.0)
+
+
+def test_session_start_keeps_the_prompt_index_when_only_events_arrived(env, project) -> None:
+    """Ingesting the previous session's events (tool calls, its start and end) changes no
+    memory, so the next start reuses the prompt index instead of rebuilding it."""
+    from kenning.hooks.pindex import index_path
+
+    seeded(env, project).close()
+    start = payload("SessionStart", project, source="startup")
+    assert hook("SessionStart", start, env).returncode == 0
+    index = Path(index_path(journal_dir(env["KENNING_DB"])))
+    built = index.stat().st_mtime_ns
+    tool = payload("PostToolUse", project, tool_name="Bash",
+                   tool_input={"command": "ls"}, tool_response={"stdout": "a\n"})
+    assert hook("PostToolUse", tool, env).returncode == 0
+    assert hook("SessionStart", start, env).returncode == 0
+    assert index.stat().st_mtime_ns == built
+    with seeded(env, project) as k:  # the events did arrive
+        assert k.store.session_events(kinds=["tool"], limit=10)
+    assert not errors(env)

@@ -208,7 +208,7 @@ def fake_anthropic(tmp_path: Path) -> Iterator[Callable[[dict], tuple[str, Path]
             [sys.executable, str(server), "--port", "0", "--log", str(log), "--script",
              str(tmp_path / "script.json"), "--port-file", str(port_file)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 120  # a hang guard, not a speed bound
         while not port_file.exists():
             assert time.monotonic() < deadline, "fake server did not start"
             time.sleep(0.05)

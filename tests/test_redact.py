@@ -8,7 +8,6 @@ import importlib.util
 import random
 import re
 import sys
-import time
 from pathlib import Path
 from types import ModuleType
 
@@ -329,26 +328,27 @@ def test_redact_obj_scalars_and_sequences() -> None:
     assert count == 1
 
 
-# --------------------------------------------------------------------------- performance
+# ------------------------------------------------- large and adversarial input (timed in
+# benchmarks/bench_redact.py: no wall-clock bound here)
 
 
-def _timed(text: str) -> float:
-    start = time.perf_counter()
-    redact(text)
-    return time.perf_counter() - start
-
-
-def test_one_megabyte_of_mixed_text_is_fast() -> None:
+def mixed_megabyte() -> str:
+    """One megabyte of code, prose and real-looking secrets."""
     chunk = "\n".join(NEGATIVE_SAMPLES + [t for t, _ in SECRET_SAMPLES[:10]]) + "\n"
     filler = (
         "def handler(event, context):\n    user = event['user']\n    return {'ok': True}\n"
         "The service retries three times with exponential backoff before giving up.\n"
     )
-    text = ((chunk + filler * 40) * (1_000_000 // len(chunk + filler * 40) + 1))[:1_000_000]
-    assert _timed(text) < 1.0
+    return ((chunk + filler * 40) * (1_000_000 // len(chunk + filler * 40) + 1))[:1_000_000]
 
 
-_PATHOLOGICAL = {
+def test_one_megabyte_of_mixed_text_loses_every_secret() -> None:
+    out = redact(mixed_megabyte())
+    assert [s for _, s in SECRET_SAMPLES[:10] if s in out.text] == []
+    assert "exponential backoff" in out.text and out.count >= 10
+
+
+PATHOLOGICAL = {
     "letters": "a" * 1_000_000,
     "equals": "=" * 1_000_000,
     "colons": ":" * 1_000_000,
@@ -365,8 +365,9 @@ _PATHOLOGICAL = {
 }
 
 
-@pytest.mark.parametrize("text", list(_PATHOLOGICAL.values()), ids=list(_PATHOLOGICAL))
-def test_pathological_inputs_do_not_backtrack(text: str) -> None:
-    # Adversarial, secret-dense megabytes: linear time (~0.1-0.5 s here); catastrophic
-    # backtracking would take minutes. The bound leaves room for slow CI machines.
-    assert _timed(text) < 2.0
+@pytest.mark.parametrize("text", list(PATHOLOGICAL.values()), ids=list(PATHOLOGICAL))
+def test_pathological_inputs_are_redacted_whole(text: str) -> None:
+    """Adversarial, secret-dense megabytes come back whole: redacted text, never an error or
+    a cut. (Linear time, ~0.1-0.5 s each, is measured by benchmarks/bench_redact.py.)"""
+    out = redact(text)
+    assert out.text == text if out.count == 0 else "[REDACTED:" in out.text

@@ -25,7 +25,9 @@ def memories(rng: random.Random, n: int) -> list[Memory]:
         updated = created + rng.choice([0, rng.randint(0, NOW - created)])
         accessed = rng.choice([None, rng.randint(updated, NOW)])
         out.append(Memory(
-            id=f"m{i:03d}", type=rng.choice(list(MemoryType)), topic=rng.choice([None, "auth"]),
+            # session summaries are records the prompt hook shows at most once (never, in fact)
+            id=f"m{i:03d}", type=rng.choice([t for t in MemoryType if t is not MemoryType.SESSION]),
+            topic=rng.choice([None, "auth"]),
             summary=f"memory {i}", content=f"memory {i}", category=Category.PROJECT_PATTERNS,
             tags=(), source=None, confidence=round(rng.uniform(0.05, 1.0), 3),
             outcome=rng.choice([None, *OutcomeStatus]), outcome_reason=None, project="p",

@@ -187,3 +187,59 @@ def test_an_injected_memory_the_session_acts_on_gains_and_one_it_ignores_does_no
         # Judged once: a second look at the same session credits nothing more.
         k.learn_from_session("sess-1")
         assert k.get(acted.id).confidence == pytest.approx(0.63)
+
+
+def test_use_rates_scale_injection_and_never_used_memories_sink() -> None:
+    from kenning.usage import MIN_SHOWN, USE_FLOOR, injection_factor, use_counts
+
+    assert injection_factor(MIN_SHOWN - 1, 0) == 1.0  # too few sessions to know
+    assert injection_factor(6, 0) == USE_FLOOR and injection_factor(6, 2) == 1.0
+    assert injection_factor(3, 0) < injection_factor(3, 1) <= 1.0
+    counts = use_counts([("s1", ["a", "b"]), ("s1", ["a"]), ("s2", ["a"])],
+                        [("s1", "a"), ("s3", "b")])  # b used where it was not shown: no use
+    assert counts == {"a": (2, 1), "b": (1, 0)}
+
+
+def test_a_memory_shown_often_and_never_used_ranks_below_one_that_is_used(
+        env: dict[str, str], project: Path) -> None:  # noqa: F811 (fixtures)
+    """Two memories match a prompt alike; sessions kept acting on one and never on the other,
+    so the prompt index ranks the used one first (the other one had ranked first before)."""
+    from kenning.models import SessionEvent
+    from kenning.places.keys import project_key
+
+    key = project_key(str(project.resolve()))
+    prompt = "how do we page through the orders list?"
+    with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
+        a = k.remember("Orders list pages with keyset pagination on created_at", type="pattern")
+        b = k.remember("Orders list pages with a cursor token, see api/paging.py",
+                       type="pattern")
+        k.build_prompt_index()
+    first = context_of(hook("UserPromptSubmit", payload("UserPromptSubmit", project,
+                                                        session_id="p-0", prompt=prompt), env))
+    lead, trail = (a, b) if first.index(a.id) < first.index(b.id) else (b, a)
+    with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
+        now = k.clock()
+        events = []
+        for i in range(6):
+            sid = f"past-{i}"
+            events.append(SessionEvent(f"inj-{i}", sid, key, now - 1000 + i, "injected", {
+                "memories": [{"id": lead.id, "score": 1.0}, {"id": trail.id, "score": 0.9}],
+                "matched": ["orders"], "prompt_id": None}))
+            events.append(SessionEvent(f"used-{i}", sid, key, now - 900 + i, "used",
+                                       {"memory_id": trail.id}))
+        k.store.add_session_events(events)
+        assert k.build_prompt_index()["memories"] == 2
+    after = context_of(hook("UserPromptSubmit", payload("UserPromptSubmit", project,
+                                                        session_id="p-1", prompt=prompt), env))
+    assert after.index(trail.id) < after.index(lead.id)
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    doctor = subprocess.run([str(Path(sys.executable).parent / "kenning"), "doctor", "--json"],
+                            env=env, cwd=project, capture_output=True, text=True)
+    use = json.loads(doctor.stdout)["hooks"]["injection_use"]
+    assert use["shown_often_never_used"] == 1 and use["examples"] == [lead.id]
+    with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
+        rows = {m["id"]: m for i in k.injections() for m in i["memories"]}
+        assert (rows[trail.id]["used_sessions"], rows[trail.id]["shown_sessions"]) == (6, 6)

@@ -10,6 +10,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -204,11 +205,11 @@ def test_the_prompt_hook_injects_the_successor_never_the_old_one(tmp_path: Path,
     env = {k: v for k, v in os.environ.items() if not k.startswith("KENNING_")}
     env.update(KENNING_HOME=str(tmp_path / "kdata"), KENNING_DB=str(tmp_path / "k.db"),
                KENNING_EMBEDDER="none", HOME=str(tmp_path))
-    prompt = json.dumps({"session_id": "s1", "cwd": str(repo), "prompt":
-                         "which tool runs the package installs in CI?",
-                         "hook_event_name": "UserPromptSubmit"})
-
     def injected() -> str:
+        """What the first prompt of a new conversation gets."""
+        prompt = json.dumps({"session_id": uuid.uuid4().hex, "cwd": str(repo), "prompt":
+                             "which tool runs the package installs in CI?",
+                             "hook_event_name": "UserPromptSubmit"})
         out = subprocess.run([HOOK, "UserPromptSubmit"], input=prompt, env=env, text=True,
                              capture_output=True, timeout=60, check=False)
         assert out.returncode == 0 and out.stdout, out.stderr

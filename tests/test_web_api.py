@@ -196,8 +196,6 @@ def test_missing_data_sources_are_a_note_not_an_error(store: Path) -> None:
 
 def test_injections_and_memory_md_when_present(open_k: Kenning, seeded: dict[str, Any]
                                                ) -> None:
-    if not seeded["injected"] or not hasattr(open_k, "curate_preview"):
-        pytest.skip("this Kenning cannot record injections or preview MEMORY.md yet")
     c = client(open_k)
     inj = c.get("/api/injections", params={"limit": 5}).json()
     assert inj["available"] is True and len(inj["items"]) == 1
@@ -321,7 +319,7 @@ def run_serve(args: list[str], store: Path, wait_for: str) -> tuple[str, str]:
         assert wait_for in line, line + (proc.stderr.read() if proc.poll() is not None
                                          and proc.stderr else "")
         port = line.split(":")[-1].split("/")[0]
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 120  # a hang guard, not a speed bound
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status") as r:

@@ -11,6 +11,9 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists() and os.environ.get("KENNING_REQUIRE_E2E"):
+    raise RuntimeError("KENNING_REQUIRE_E2E is set but /usr/bin/chromium is missing "
+                       "(apt-get install chromium)")
 if not CHROMIUM.exists():
     pytest.skip("headless browser tests need Debian's chromium at /usr/bin/chromium "
                 "(apt-get install chromium)", allow_module_level=True)
@@ -138,15 +141,13 @@ def test_topic_timeline_shows_decisions_and_outcomes(page: Page, base_url: str, 
     assert page.errors == []
 
 
-def test_graph_renders_within_two_seconds_and_focuses(page: Page, base_url: str, shots: Path
-                                                      ) -> None:
+def test_graph_renders_and_focuses(page: Page, base_url: str, shots: Path) -> None:
+    """The 5k graph draws and takes focus (its render time: benchmarks/bench_web.py)."""
     page.page.goto("about:blank")
     page.open(f"{base_url}/#/graph", VIEWS["#/graph"])
     timing = page.page.evaluate("window.kenningGraph")
     assert timing["nodes"] == 5000 and timing["edges"] > 5000
-    print(f"\ngraph at 5k: first frame {timing['renderedAtMs']:.0f} ms after navigation, "
-          f"draw {timing['firstDrawMs']:.1f} ms")
-    assert timing["renderedAtMs"] < 2000
+    assert timing["renderedAtMs"] > 0 and timing["firstDrawMs"] > 0
     canvas = page.page.locator("#graph-canvas")
     png = canvas.screenshot()
     assert png.startswith(PNG) and len(png) > 20_000, "the canvas has a drawing"

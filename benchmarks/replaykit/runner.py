@@ -2,7 +2,7 @@
 
 Per story: a fresh HOME and a scratch git project holding the story's files, ``kenning init``
 run in it, then every session event sent to the hook commands that init registered in
-``.claude/settings.json`` (honouring each matcher), each as its own process with the event's
+``.claude/settings.local.json`` (honouring each matcher), each as its own process with the event's
 JSON on stdin, while the transcript file grows as the client writes it. Each hook process runs
 at the story's time (``clockshim``); after SessionEnd the replay waits until every process the
 hook left behind has exited, so detached session-end work is allowed to finish.
@@ -201,7 +201,7 @@ class StoryReplay:
         self._git("commit", "-q", "-m", "Initial commit", at_ms=self.start_ms)
         subprocess.run([str(self.kenning), "init"], cwd=self.proj, env=self._env_at(
             self.start_ms), capture_output=True, text=True, check=True)
-        self.hooks = registered_hooks(self.proj / ".claude" / "settings.json")
+        self.hooks = registered_hooks(self.proj / ".claude" / "settings.local.json")
         doctor = subprocess.run([str(self.kenning), "doctor", "--json"], cwd=self.proj,
                                 env=self._env_at(self.start_ms), capture_output=True,
                                 text=True, check=True)

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from kenning import memtable
 from kenning.cliutil import (
     AgentOpt,
     DbOpt,
@@ -27,6 +28,7 @@ from kenning.cliutil import (
     short,
 )
 from kenning.errors import KenningError
+from kenning.fastcli import missing_store, nothing_here
 
 app = typer.Typer(
     name="kenning",
@@ -36,6 +38,23 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from kenning import __version__
+
+        typer.echo(f"kenning {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print Kenning's version and exit.")] = False,
+) -> None:
+    """Local-first, self-learning memory for AI coding agents."""
 
 @app.command()
 def remember(
@@ -150,7 +169,7 @@ def recall(
         if not found:
             typer.echo("no memories match in the files")
 
-    with open_kenning(db, file_only=from_files) as k:
+    with open_kenning(db, file_only=from_files, create=False) as k:
         hits = k.recall(
             query, k=k_, types=type_, topic=topic, since=since, until=until, scope=scope,
             agent=agent, explain=explain, mode=mode, context=context, weak=weak,
@@ -159,24 +178,14 @@ def recall(
             emit({"query": query, "count": len(hits), "hits": [h.to_dict() for h in hits]})
             return
         if not hits:
-            typer.echo("no memories match" if weak else
-                       "no memories match (--weak lists the nearest ones anyway)")
+            typer.echo(nothing_here(k, db, "no memories match" if weak else
+                                    "no memories match (--weak lists the nearest ones anyway)"))
             return
-        memory_table([h.memory for h in hits], scores=[h.score for h in hits])
+        ids = memory_table(k, [h.memory for h in hits], scores=[h.score for h in hits])
         if explain:
             for h in hits:
-                p = h.parts or {}
-                typer.echo(
-                    f"{h.memory.id}: relevance {p['relevance']:.3f} (keyword rank "
-                    f"{int(p['keyword_rank']) or '-'}, vector rank {int(p['vector_rank']) or '-'}"
-                    f", similarity {p['vector_similarity']:.3f}) x confidence "
-                    f"{p['confidence']:.2f} x recency {p['recency']:.2f} x outcome "
-                    f"{p['outcome']:.2f} x superseded {p['superseded']:.2f} x intent "
-                    f"{p['intent']:.2f}"
-                    + (f" x context {p['context']:.2f}" if "context" in p else "")
-                    + (f", pagerank {p['pagerank']:.2f}" if "pagerank" in p else "")
-                    + f" = {p['final']:.4f}"
-                )
+                typer.echo(memtable.explain(ids[h.memory.id], h.parts or {},
+                                            k.weights.graph_alpha))
 
 
 @app.command()
@@ -186,29 +195,14 @@ def show(
     db: DbOpt = None,
 ) -> None:
     """Show one memory in full, with its links."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         m = k.get(memory_id)
         links = k.links(m.id)
         if json_:
             emit({**m.to_dict(), "links": [ln.to_dict() for ln in links]})
             return
-        d = m.to_dict()
-        width = max(len(key) for key in d)
-        for key, value in d.items():
-            if key in ("content", "metadata"):
-                continue
-            if isinstance(value, list):
-                value = ", ".join(value) or "-"
-            typer.echo(f"{key:<{width}}  {'-' if value is None else value}")
-        if m.metadata:
-            typer.echo(f"{'metadata':<{width}}  {json.dumps(m.metadata, ensure_ascii=False)}")
-        typer.echo("")
-        typer.echo(m.content)
-        if links:
-            typer.echo("")
-            for ln in links:
-                arrow = f"-> {ln.to_id}" if ln.from_id == m.id else f"<- {ln.from_id}"
-                typer.echo(f"{ln.relationship} ({ln.link_type.value}, {ln.confidence:.2f}) {arrow}")
+        typer.echo(memtable.render_memory(m.to_dict(), [ln.to_dict() for ln in links]),
+                   nl=False)
 
 
 @app.command("list")
@@ -225,7 +219,7 @@ def list_(
     db: DbOpt = None,
 ) -> None:
     """List memories of this project, newest first."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         filters = dict(types=type_, topic=topic, since=since, until=until, scope=scope,
                        agent=agent)
         memories = k.list(**filters, limit=limit, offset=offset)
@@ -235,9 +229,9 @@ def list_(
                    "memories": [m.to_dict() for m in memories]})
             return
         if not memories:
-            typer.echo("no memories")
+            typer.echo(nothing_here(k, db, "no memories"))
             return
-        memory_table(memories, title=f"{len(memories)} of {total}")
+        memory_table(k, memories, title=f"{len(memories)} of {total}")
 
 
 @app.command()
@@ -379,7 +373,7 @@ def why(
     db: DbOpt = None,
 ) -> None:
     """Why did we decide X? The topic's decisions, newest first, with outcomes."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         chain = k.why(topic)
         if json_:
             emit({"topic": topic, "chain": [e.to_dict() for e in chain]})
@@ -410,7 +404,7 @@ def impact(
     db: DbOpt = None,
 ) -> None:
     """What happened after X? Implementations, outcomes and later decisions."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         found = k.impact(memory_id, window=window, depth=depth)
         _print_reached(found, json_, "nothing followed")
 
@@ -423,7 +417,7 @@ def related(
     db: DbOpt = None,
 ) -> None:
     """Memories linked to this one, most confidently connected first."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         _print_reached(k.related(memory_id, depth=depth), json_, "no linked memories")
 
 
@@ -450,7 +444,7 @@ app.add_typer(graph_app, name="graph")
 @graph_app.command("stats")
 def graph_stats(json_: JsonOpt = False, db: DbOpt = None) -> None:
     """Links by core type, edge kind and creator."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         s = k.graph_stats()
         if json_:
             emit(s)
@@ -480,7 +474,7 @@ def graph_top(
     json_: JsonOpt = False, db: DbOpt = None,
 ) -> None:
     """The most central memories (PageRank; run graph consolidate first)."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         top = k.top(k_)
         if json_:
             emit({"count": len(top), "top": [
@@ -496,7 +490,7 @@ def graph_top(
 @graph_app.command("communities")
 def graph_communities(json_: JsonOpt = False, db: DbOpt = None) -> None:
     """Communities of memories (label propagation), largest first."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         comms = k.communities()
         if json_:
             emit({"count": len(comms), "communities": comms})
@@ -513,7 +507,7 @@ def graph_communities(json_: JsonOpt = False, db: DbOpt = None) -> None:
 @graph_app.command("health")
 def graph_health_cmd(json_: JsonOpt = False, db: DbOpt = None) -> None:
     """Connectivity, isolated memories, orphaned relationships and what to do about them."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         h = k.health()
         if json_:
             emit(h)
@@ -536,7 +530,7 @@ def graph_links(
     json_: JsonOpt = False, db: DbOpt = None,
 ) -> None:
     """Links said with these words or their synonyms, in any language."""
-    with open_kenning(db) as k:
+    with open_kenning(db, create=False) as k:
         found = k.links_by_relationship(rel)
         if json_:
             emit({"count": len(found), "links": [ln.to_dict() for ln in found]})
@@ -550,10 +544,17 @@ def graph_links(
 @graph_app.command("merge")
 def graph_merge(
     word: Annotated[str, typer.Argument(help="Relationship word to retire.")],
-    into: Annotated[str, typer.Argument(help="Word to file its links under.")],
+    into: Annotated[str, typer.Argument(
+        metavar="[into] TARGET", help="Word to file its links under ('into' may come first, "
+        "as health recommends: graph merge WORD into TARGET).")],
+    target: Annotated[str | None, typer.Argument(hidden=True)] = None,
     json_: JsonOpt = False, db: DbOpt = None,
 ) -> None:
     """Merge one relationship word into another (a health recommendation)."""
+    if target is not None:
+        if into.lower() != "into":
+            fail(f"graph merge takes WORD [into] TARGET, not {into!r} before {target!r}", 2)
+        into = target
     with open_kenning(db) as k:
         n = k.merge_relationship(word, into)
         if json_:
@@ -564,7 +565,12 @@ def graph_merge(
 
 @app.command()
 def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
-    """Store path, schema version, embedder, counts and the last internal errors."""
+    """Store path, schema version, embedder, counts, the optional parts installed, how Claude
+    Code is wired for this project (and what to fix), and the last internal errors."""
+    from kenning.claudeinit import check
+    from kenning.extras import EXTRAS, installed
+    from kenning.places.paths import project_root
+
     def without_store(why: str) -> None:
         from kenning import fileonly
 
@@ -585,8 +591,11 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
         for e in r["recent_errors"]:
             typer.echo(f"  {e.get('where')}: {e.get('error')}")
 
-    with open_kenning(db, file_only=without_store) as k:
-        s = k.status()
+    absent = missing_store(db)
+    with open_kenning(db, file_only=without_store, create=False) as k:
+        s = {**k.status(), "extras": {name: installed(name) for name in EXTRAS},
+             "claude_code": check(project_root())}
+        s.update(store=absent or s["store"], store_exists=absent is None)
         if json_:
             emit(s)
             return
@@ -599,7 +608,9 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
         by_type = ", ".join(f"{t} {n}" for t, n in sorted(s["memories_by_type"].items())) or "-"
         held = s["hooks"]["quarantine"]
         lines = [
-            ("store", f"{s['store']} ({s['engine']}, {s['size_bytes'] / 1e6:.2f} MB)"),
+            ("store", f"{s['store']} ({s['engine']}, {s['size_bytes'] / 1e6:.2f} MB)"
+                      if s["store_exists"] else f"{s['store']} (not created yet: kenning "
+                      "remember or a Claude Code session creates it)"),
             ("schema version", str(s["schema_version"])),
             ("project", s["project"]),
             ("embedder", emb_line),
@@ -610,9 +621,18 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
             ("redactions", str(s["redactions"])),
             ("hooks", f"journal {s['hooks']['journal_pending_bytes']:,} bytes waiting; prompt "
                       f"index {s['hooks']['prompt_index']}; last session "
-                      f"{s['hooks']['last_session_event'] or 'never'}"),
+                      f"{s['hooks']['last_session_event'] or 'never'}; session ends queued "
+                      f"{s['hooks']['session_ends_pending']}"),
+            ("injections", (lambda u: f"{u['memories_shown']} memories shown to prompts, "
+                            f"{u['memories_used']} of them used; use rate {u['use_rate']:.0%}; "
+                            f"{u['shown_often_never_used']} shown often and never used (ranked "
+                            "down)")(s["hooks"]["injection_use"])),
             *([("quarantine", f"{held['events']} journal events set aside in {held['path']}; "
                               f"newest: {held['newest_error']}")] if held["events"] else []),
+            ("extras", ", ".join(f"{n} {'yes' if ok else 'no'}"
+                                 for n, ok in s["extras"].items())),
+            ("claude code", _claude_code_line(s["claude_code"])),
+            *[("  fix", p) for p in s["claude_code"]["problems"]],
             ("error log", s["error_log"]),
         ]
         if pg := s.get("postgres"):
@@ -639,6 +659,15 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
 
         for e in errors:
             typer.echo(f"  {iso(e.get('at_ms'))}  {e.get('where')}: {e.get('error')}")
+
+
+def _claude_code_line(cc: dict[str, Any]) -> str:
+    hooks = (f"{cc['hooks']['count']} hooks in {cc['hooks']['file']}" if cc["hooks"]["scope"]
+             else "no hooks")
+    mcp = f"MCP server ({cc['mcp']['scope']} scope)" if cc["mcp"]["scope"] else "no MCP server"
+    allowed = "tools allowed" if cc["mcp_allowed"] else "tools NOT allowed"
+    trust = {True: "folder trusted", False: "folder not trusted yet", None: "trust unknown"}
+    return f"{hooks}; {mcp}, {allowed}; {trust[cc['trusted']]}"
 
 
 @app.command()

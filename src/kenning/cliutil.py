@@ -13,6 +13,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from kenning.errors import KenningError, NotFoundError
+from kenning.fastcli import missing_store
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
 # A string, not a Path: a PostgreSQL DSN (postgresql://...) must pass through untouched.
@@ -39,17 +40,29 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 @contextmanager
-def open_kenning(db: str | Path | None,
-                 file_only: Callable[[str], None] | None = None) -> Iterator[Any]:
-    """The facade over ``db`` for one command, errors as one-line messages. With ``file_only``,
-    a store that cannot be used (corrupt, locked, unreachable: ``kenning.fileonly``) runs
-    ``file_only(reason)`` instead of failing, and the command ends there with exit 0."""
+def open_kenning(db: str | Path | None, file_only: Callable[[str], None] | None = None, *,
+                 create: bool = True) -> Iterator[Any]:
+    """The facade over the store ``db`` names, with one-line errors. With ``file_only``, a
+    store that cannot be used (corrupt, locked, unreachable: ``kenning.fileonly``) runs
+    ``file_only(reason)`` instead of failing, and the command ends there with exit 0. A
+    read-only command passes ``create=False``: a SQLite store that does not exist yet is then
+    read as an empty one made in a temporary folder and removed afterwards, so reading never
+    creates a file or a folder where the store would be."""
+    import tempfile
+
     from kenning.facade import Kenning
     from kenning.fileonly import unavailable
 
+    scratch = None
     try:
-        k = Kenning(db)
+        if not create and missing_store(db) is not None:
+            scratch = tempfile.TemporaryDirectory(prefix="kenning-empty-")
+            k = Kenning(Path(scratch.name) / "empty.db")
+        else:
+            k = Kenning(db)
     except Exception as exc:
+        if scratch is not None:
+            scratch.cleanup()
         if file_only is not None and (why := unavailable(exc)) is not None:
             _without_store(file_only, why)
             raise typer.Exit(0) from None
@@ -60,7 +73,7 @@ def open_kenning(db: str | Path | None,
     try:
         yield k
     except NotFoundError as exc:
-        fail(str(exc).strip("'\""), 3)
+        fail(str(exc), 3)
     except (typer.Exit, typer.Abort, KeyboardInterrupt):
         raise
     except Exception as exc:
@@ -76,6 +89,8 @@ def open_kenning(db: str | Path | None,
         fail(f"internal error: {type(exc).__name__}: {exc} (logged; see kenning doctor)")
     finally:
         k.close()
+        if scratch is not None:
+            scratch.cleanup()
 
 
 def _without_store(file_only: Callable[[str], None], why: str) -> None:
@@ -126,34 +141,17 @@ def short(text: str, width: int = 90) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def memory_table(memories: list[Any], title: str | None = None, scores: list[float] | None = None
-                  ) -> None:
-    from rich.markup import escape
-    from rich.table import Table
+def memory_table(k: Any, memories: list[Any], title: str | None = None,
+                 scores: list[float] | None = None) -> dict[str, str]:
+    """Memories as the plain table ``kenning.memtable`` draws, ids as short as the store
+    allows (``k`` is the open facade); returns the short ids it used."""
+    from kenning import memtable
 
-    table = Table(title=title, show_lines=False, header_style="bold")
-    table.add_column("id", no_wrap=True, style="cyan")
-    if scores is not None:
-        table.add_column("score", justify="right")
-    table.add_column("type", no_wrap=True)
-    table.add_column("topic", no_wrap=True, style="magenta")
-    table.add_column("summary")
-    table.add_column("conf", justify="right")
-    table.add_column("created", no_wrap=True, style="dim")
-    for i, m in enumerate(memories):
-        row = [m.id]
-        if scores is not None:
-            row.append(f"{scores[i]:.3f}")
-        outcome = f" [{m.outcome.value}]" if m.outcome else ""
-        if m.superseded_by:
-            outcome += f" [superseded by {m.superseded_by[:8]}]"
-        row += [
-            # Escaped: rich would take "[failed]" or "[superseded by ...]" for markup.
-            m.type.value, m.topic or "", escape(short(m.summary) + outcome), f"{m.confidence:.2f}",
-            m.created_time.strftime("%Y-%m-%d %H:%M"),
-        ]
-        table.add_row(*row)
-    console().print(table)
+    wanted = [m.id for m in memories] + [m.superseded_by for m in memories if m.superseded_by]
+    ids = memtable.short_ids(wanted, k.store.resolve_prefix)
+    typer.echo(memtable.render([memtable.row_of(m) for m in memories], ids, scores=scores,
+                               title=title), nl=False)
+    return ids
 
 
 def register_command_modules(app: typer.Typer) -> None:

@@ -14,7 +14,8 @@ DEFAULTS: dict[str, dict[str, object]] = {
     "hooks": {
         "enabled": True,
         "top_k": 5,  # memories injected per prompt
-        "max_chars": 2400,  # about 600 tokens of injected context per prompt
+        "max_chars": 1500,  # about 375 tokens of injected context per prompt, at most
+        "briefing_max_chars": 2400,  # the session-start briefing, at most
         "min_confidence": 0.0,  # memories below this are never injected
         "record_tools": True,  # journal edits, commands and their outcomes
         "briefing_k": 5,  # memories in the session-start briefing
@@ -22,6 +23,8 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "tool_budget_ms": 1000,
         "session_start_budget_ms": 8000,
         "session_end_budget_ms": 55000,
+        "detach_session_end": True,  # session-end work runs in a background worker
+        "session_start_wait_ms": 3000,  # a start waits this long for a running session end
         "compact_budget_ms": 8000,
         # On a server store the prompt index (built by this machine) is trusted this long;
         # after that prompts ask the server, so others' new memories arrive within it.

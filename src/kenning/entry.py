@@ -1,6 +1,7 @@
 """The ``kenning`` console script. ``kenning hook <event>`` goes straight to the lean hook runner
 (no typer, no facade imports: hooks must answer within a few milliseconds of interpreter start);
-every other command goes to the typer CLI."""
+``list``, ``show``, ``recall`` and ``--version`` try the fast read path (``kenning.fastcli``),
+which hands over whatever it cannot answer exactly; every other command goes to the typer CLI."""
 
 from __future__ import annotations
 
@@ -13,6 +14,12 @@ def main() -> int:
         from kenning.hooks.run import main as hook_main
 
         return hook_main(argv[1:])
+    if argv[:1] in (["list"], ["show"], ["recall"], ["--version"]):
+        from kenning.fastcli import main as fast_main
+
+        rc = fast_main(argv)
+        if rc is not None:
+            return rc
     from kenning.cli import main as cli_main
 
     return cli_main(argv)

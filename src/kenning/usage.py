@@ -121,3 +121,35 @@ def referenced(memory: Memory, later_tool_events: Sequence[Mapping[str, object]]
     if names & programs:
         return True
     return any(_occurs(term, target) for term in terms for target in texts)
+
+
+# -- what injection has taught: memories shown often and never acted on rank lower ------------
+
+MIN_SHOWN = 3  # sessions a memory must have been shown in before its use rate counts
+USE_FLOOR = 0.5  # the lowest factor a never-used memory falls to
+
+
+def injection_factor(shown: int, used: int) -> float:
+    """How a memory's injection score is scaled by what sessions did with it: ``shown``
+    sessions put it in front of the model for a prompt, ``used`` of them acted on it. Until it
+    was shown in ``MIN_SHOWN`` sessions nothing is known (1.0); then a memory used in a third
+    of them or more keeps 1.0, and one never used falls towards ``USE_FLOOR``."""
+    if shown < MIN_SHOWN:
+        return 1.0
+    return max(USE_FLOOR, min(1.0, (used + 1) / (shown / 3 + 1)))
+
+
+def use_counts(injected: Iterable[tuple[str, Sequence[str]]],
+               used: Iterable[tuple[str, str]]) -> dict[str, tuple[int, int]]:
+    """Per memory id, ``(sessions shown, sessions used)``: ``injected`` holds ``(session id,
+    memory ids a prompt injection showed)``, ``used`` holds ``(session id, memory id)`` for each
+    session that acted on a memory it was shown."""
+    shown: dict[str, set[str]] = {}
+    for session, ids in injected:
+        for mid in ids:
+            shown.setdefault(mid, set()).add(session)
+    acted: dict[str, set[str]] = {}
+    for session, mid in used:
+        if mid in shown and session in shown[mid]:
+            acted.setdefault(mid, set()).add(session)
+    return {mid: (len(s), len(acted.get(mid, ()))) for mid, s in shown.items()}

@@ -27,6 +27,13 @@ def episodic(mtype: str, topic: str | None) -> bool:
     return mtype == "context" and topic == EPISODE_TOPIC
 
 
+def record(mtype: str, topic: str | None) -> bool:
+    """Whether a memory records what happened in a session (a kept user turn, or a session's
+    summary) rather than a lesson: findable, but never briefed, curated into MEMORY.md or shown
+    more than once per prompt, and only for a prompt that shares enough of its words."""
+    return mtype == "session" or episodic(mtype, topic)
+
+
 def recency(created_at_ms: int, now_ms: int, half_life_days: float = RECENCY_HALF_LIFE_DAYS
             ) -> float:
     """1.0 for a memory made now, halving every ``half_life_days``."""

@@ -30,9 +30,9 @@ from kenning.automemory.paths import INDEX
 from kenning.automemory.state import DirState, dir_lock, load_state, save_state
 from kenning.automemory.writes import Change
 from kenning.errors import NotFoundError, ValidationError
-from kenning.models import Category, Filters, Memory, MemoryType, Scope, iso
+from kenning.models import Category, Filters, Memory, MemoryType, OutcomeStatus, Scope, iso
 from kenning.redact import redact
-from kenning.weights import episodic
+from kenning.weights import record
 
 if TYPE_CHECKING:
     from kenning.automemory.service import AutoMemoryService
@@ -544,10 +544,10 @@ def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state:
         found = svc.store.get_many([c.id for c in batch])
         for c in batch:
             m = found.get(c.id)
-            if m is None or m.agent != target.agent or not m.current_at(now) or episodic(
-                    m.type.value, m.topic):
-                continue  # another agent's, superseded, or a kept user turn: MEMORY.md shows
-                # the lessons that hold now
+            if m is None or m.agent != target.agent or not m.current_at(now) or record(
+                    m.type.value, m.topic) or m.outcome is OutcomeStatus.FAILED:
+                continue  # another agent's, superseded, failed, or a session record: MEMORY.md
+                # shows the lessons that hold now
             m = svc.live(m, now)  # confidence as of now: unused memories fade out of the index
             if m.confidence < opts.min_confidence:
                 continue

@@ -40,6 +40,10 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"{what:<10} {path}")
         if not uninstall:
             typer.echo(f"hooks run: {result['hook_command']}")
+            typer.echo(result["mcp_permission"])
+            if not user:
+                typer.echo("Nothing was written to files your team commits: each person runs "
+                           "kenning init once on their machine.")
             typer.echo("Claude Code now gets Kenning memories in each prompt; "
                        "undo with kenning init --uninstall")
 

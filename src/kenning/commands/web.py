@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from kenning.cliutil import DbOpt, JsonOpt, emit, open_kenning
+from kenning.cliutil import DbOpt, JsonOpt, emit, fail, open_kenning
 
 
 def register(app: typer.Typer) -> None:
@@ -23,6 +23,12 @@ def register(app: typer.Typer) -> None:
         db: DbOpt = None,
     ) -> None:
         """Serve the dashboard: memories, graph, timelines, health, injections, MEMORY.md."""
+        from kenning.extras import MissingExtra, require
+
+        try:
+            require("web")
+        except MissingExtra as exc:
+            fail(str(exc))
         from kenning.web.server import serve as run_server
         from kenning.web.server import url_for
 

@@ -131,7 +131,8 @@ def command_key(command: str) -> tuple[str, str]:
         inner = [t for t in toks[2:] if not t.startswith("-")]
         if inner:
             return command_key(shlex.join(toks[2 + toks[2:].index(inner[0]):]))
-    rest = [t for t in toks[1:] if not t.startswith("-")]
+    # options and a toolchain pick (``cargo +1.74 check``) are not the sub-command
+    rest = [t for t in toks[1:] if not t.startswith(("-", "+"))]
     if tool in _PKG and rest[:1] in (["run"], ["exec"], ["x"]):
         rest = rest[1:]
     if tool in ("python", "python3", "py") and "-m" in toks:
@@ -356,11 +357,16 @@ def rule_candidate(rule: Any, provenance: dict[str, Any], speaker: str) -> Candi
         "preference" if convention else "decision",
         "preferences" if convention else "architecture", confidence,
         "pattern" if convention else "decision_made", provenance,
-        extra={"rule": {"kind": rule.kind, "text": rule.text, "subject": rule.subject,
-                        "terms": sorted(rule.terms), "change": rule.change,
-                        "replaces": rule.replaces, "speaker": speaker},
-               "said": _clip(said, 300), "tool": tools[0] if tools else None,
-               "avoid": rule.replaces})
+        extra={"rule": _rule_data(rule, speaker), "said": _clip(said, 300),
+               "tool": tools[0] if tools else None, "avoid": rule.replaces})
+
+
+def _rule_data(rule: Any, speaker: str) -> dict[str, Any]:
+    """What a memory keeps of the rule it states (``metadata["rule"]``): enough to tell later
+    whether another rule replaces it."""
+    return {"kind": rule.kind, "text": rule.text, "subject": rule.subject,
+            "terms": sorted(rule.terms), "change": rule.change, "replaces": rule.replaces,
+            "speaker": speaker}
 
 
 def _known_tools() -> frozenset[str]:
@@ -410,8 +416,12 @@ def from_commits(commits: list[Commit], repo: str) -> list[Candidate]:
         prov = {"via": "git", "repo": repo, "commit": c.sha[:12]}
         message = c.subject + ("\n" + c.body.split("\n\n")[0] if c.body else "")
         if _DECISION.search(message):
+            # a commit that replaces something ("Replace structlog with stdlib logging") carries
+            # its rule, so the conventions and decisions it changes are superseded
+            change = next((r for r in find_rules(c.subject) if r.replaces), None)
+            extra = {} if change is None else {"rule": _rule_data(change, "git")}
             out.append(Candidate("decision", _clip(message.replace("\n", " — ", 1)), "decision",
-                                 "architecture", 0.7, "historical_context", prov))
+                                 "architecture", 0.7, "historical_context", prov, extra=extra))
         elif _FIX.match(c.subject) and (c.body or len(c.subject) > 30):
             what = _FIX.sub("", c.subject)
             why = f" — {c.body.splitlines()[0]}" if c.body else ""

@@ -2285,7 +2285,11 @@ def supersedes(new: Rule, old: Rule, similarity: float | None = None) -> bool:
     """Whether ``new`` replaces ``old``: same subject and a contradiction (another tool of the
     same family, the thing ``new`` says it replaces, a reversal, or the same setting with a
     different value). Compatible refinements on one subject do not replace each other."""
-    if new.text.lower() == old.text.lower() or not same_subject(new, old, similarity):
+    if new.text.lower() == old.text.lower():
+        return False
+    if _setting_changed(new, old):
+        return True
+    if not same_subject(new, old, similarity):
         return False
     fn, fo = _facts(new.text), _facts(old.text)
     # 1. new names what it replaces, and old prescribed that
@@ -2331,6 +2335,25 @@ def supersedes(new: Rule, old: Rule, similarity: float | None = None) -> bool:
     # the same thing: close in meaning and sharing a content word
     return (new.change and similarity is not None and similarity >= CHANGE_SIMILARITY
             and not fn.additive and bool(_stems(new.terms) & _stems(old.terms)))
+
+
+_SETTING_NAME = re.compile(r"(?<![\w.-])(msrv|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)(?![\w-])")
+_VERSION = re.compile(r"(?<![\w.])(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)")
+_CHANGE_VERB = re.compile(r"\b(?:raise|raised|raising|bump|bumped|bumping|lower|lowered|upgrade|"
+                          r"upgraded|downgrade|move|moved|moving|switch|switched|now)\b")
+
+
+def _setting_changed(new: Rule, old: Rule) -> bool:
+    """The same named setting given another version: both name a setting (``rust-version``,
+    ``python_requires``, ``MSRV``...) beside version numbers that differ, and ``new`` says so
+    with a change ("raise our MSRV to 1.80" after "we keep rust-version = 1.74"), whatever
+    subject each rule was filed under."""
+    tn, to = new.text.lower(), old.text.lower()
+    names = set(_SETTING_NAME.findall(tn)) & set(_SETTING_NAME.findall(to))
+    if not names or not (new.change or _CHANGE_VERB.search(tn)):
+        return False
+    vn, vo = set(_VERSION.findall(tn)), set(_VERSION.findall(to))
+    return bool(vn) and bool(vo) and not (vn & vo)
 
 
 _SETTING_SUBJECTS = frozenset({"line length", "indentation", "coverage", "test timeout",

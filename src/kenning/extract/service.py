@@ -7,6 +7,7 @@ rule, git, transcript and LLM modules are imported only when an extraction runs.
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -26,6 +27,11 @@ if TYPE_CHECKING:
     from kenning.store.base import Store
 
 MAX_SESSIONS = 20  # session ids a recurring gotcha keeps (the latest), beside its evidence count
+
+
+# Where a stated change turns from what it prescribes to what it drops.
+_DROP_CUE = re.compile(r"\b(?:drop|instead of|rather than|no more|no longer|away from|remove|"
+                       r"rip(?:ping)? out|get rid of|replac(?:e|ing))\b")
 
 
 class ExtractionService:
@@ -133,6 +139,8 @@ class ExtractionService:
         recurred = [m.id for m in map(self.add_evidence, cands) if m is not None] \
             if apply else []
         replaced = self.supersede_changed(fresh, applied[: len(fresh)]) if apply else []
+        if apply:
+            replaced += self.supersede_commands(fresh, applied[: len(fresh)])
         kept: list[Memory] = []
         if apply and tr is not None and episodes is not None and episodes.keep:
             kept = self._remember_many(episode_items(
@@ -158,6 +166,59 @@ class ExtractionService:
         drop = prune_plan(((m.id, m.created_at) for m in stored
                            if episodic(m.type.value, m.topic)), now_ms, options)
         return sum(1 for mid in drop if self.store.delete(mid))
+
+    def supersede_commands(self, fresh: list[Any], applied: list[Memory]
+                           ) -> list[dict[str, str]]:
+        """Retire project check commands that no longer hold: one that now works in another
+        spelling of the same task (``pnpm test`` after ``npm test``: sibling tools, same
+        sub-command), and one run by a tool a stated change moves away from ("let's move to
+        vitest" retires ``npx jest``); ``{"new": id, "old": id}`` per replacement."""
+        from kenning.extract.candidates import command_key, same_task
+        from kenning.extract.conventions import TOOL_FAMILIES
+        from kenning.outcomes import check_of
+
+        if self._supersede is None:
+            return []
+        new_ones = [(str(c.extra["command"]), m) for c, m in zip(fresh, applied, strict=False)
+                    if m.is_new and c.kind == "pattern" and c.extra.get("command")]
+        changes = [(c.extra["rule"], m) for c, m in zip(fresh, applied, strict=False)
+                   if m.is_new and isinstance(c.extra.get("rule"), dict)
+                   and c.extra["rule"].get("change")
+                   and c.extra["rule"].get("subject") in TOOL_FAMILIES]
+        if not new_ones and not changes:
+            return []
+        pool = [m for m in self.store.list(Filters(project=self.project,
+                                                   types=(MemoryType.PATTERN,)), limit=500)
+                if m.valid_to is None and isinstance(m.metadata.get("command"), str)]
+        out: list[dict[str, str]] = []
+        closed: set[str] = set()
+        # a stated change of tool ("let's move to vitest") retires the command of the tool it
+        # moves away from (the project's `npx jest` command), another member of that family
+        for rule, new in changes:
+            family = TOOL_FAMILIES[rule["subject"]]
+            head = _DROP_CUE.split(str(rule.get("text") or "").lower(), maxsplit=1)[0]
+            chosen = {t for t in family  # the tools it prescribes: named before what it drops
+                      if re.search(rf"(?<![\w@/-]){re.escape(t)}(?![\w/-])", head)}
+            for old in pool:
+                check = check_of(str(old.metadata["command"]))
+                tool = check.suite.split()[0] if check else ""
+                if (chosen and tool in family and tool not in chosen and old.id not in closed
+                        and old.created_at <= new.created_at):
+                    self._supersede(new.id, old.id, f"changed: {str(rule.get('text'))[:120]}")
+                    closed.add(old.id)
+                    out.append({"new": new.id, "old": old.id})
+        for command, new in new_ones:
+            key = command_key(command)
+            for old in pool:
+                before = str(old.metadata["command"])
+                if (old.id == new.id or old.id in closed or before == command
+                        or old.created_at > new.created_at
+                        or not same_task(key, command_key(before))):
+                    continue
+                closed.add(old.id)
+                self._supersede(new.id, old.id, f"the project now runs `{command}`")
+                out.append({"new": new.id, "old": old.id})
+        return out
 
     def supersede_changed(self, fresh: list[Any], applied: list[Memory]
                           ) -> list[dict[str, str]]:

@@ -9,6 +9,10 @@ from kenning.hooks import inject
 from kenning.hooks.inject import CANDIDATES, COMMON_FRACTION, COMMON_FROM, MAX_TERMS, PROMPT_CHARS
 from kenning.words import query_terms
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the prompt hook never imports collections
+    from collections.abc import Collection
+
 try:  # the C module alone: the sqlite3 package adds datetime and friends (~1.5 ms)
     import _sqlite3 as sqlite
 except ImportError:  # pragma: no cover - interpreters without the split module
@@ -48,24 +52,26 @@ def _selective(conn: object, terms: list[str]) -> list[str]:
 
 
 def rank(conn: object, prompt: str, project: str, now_ms: int, k: int = 5,
-         min_confidence: float = 0.0) -> list[dict[str, object]]:
+         min_confidence: float = 0.0, seen: Collection[str] = ()) -> list[dict[str, object]]:
     """Top ``k`` memories of ``project`` (and user scope) for ``prompt``, best first, each a dict
     with id, type, topic, summary, confidence, outcome, score and its parts."""
-    terms = query_terms(prompt[:PROMPT_CHARS], MAX_TERMS)
-    terms = [t for t in terms if len(t) > 1]
-    if not terms:
+    asked = [t for t in query_terms(prompt[:PROMPT_CHARS], MAX_TERMS) if len(t) > 1]
+    if not asked:
         return []
-    terms = _selective(conn, terms)
+    terms = _selective(conn, asked)
     if not terms:
         return []
     rows = conn.execute(  # type: ignore[attr-defined]
         f"SELECT m.id, m.type, m.topic, m.summary, m.confidence, m.created_at, m.updated_at, "
         f"m.last_accessed_at, m.outcome, h.s, "
-        f"(SELECT pagerank_norm FROM graph_scores g WHERE g.memory_id = m.id), m.valid_to "
+        f"(SELECT pagerank_norm FROM graph_scores g WHERE g.memory_id = m.id), m.valid_to, "
+        f"m.content, m.tags "
         f"FROM (SELECT rowid AS r, {_BM25} AS s FROM memories_fts WHERE memories_fts MATCH ? "
         f"ORDER BY s LIMIT ?) h JOIN memories m ON m.seq = h.r "
         f"WHERE (m.project = ? OR m.scope = 'user')",
         (" OR ".join(_quote(t) for t in terms), CANDIDATES, project),
     ).fetchall()
+    kept = inject.matching_rows(rows, asked)
     # BM25 here is lower-is-better: negated, it is a keyword score like the other paths'.
-    return inject.best_rows([(*r[:9], -r[9], *r[10:]) for r in rows], now_ms, k, min_confidence)
+    return inject.best_rows([(*r[:9], -r[9], *r[10:]) for r in kept], now_ms, k, min_confidence,
+                            seen)

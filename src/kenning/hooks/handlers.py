@@ -89,42 +89,55 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         return ""
-    from kenning.hooks import inject, pindex
+    from kenning.hooks import inject, pindex, seen
 
     if "://" not in location and not os.path.exists(location):
         return ""  # no store yet
 
     top_k = int(settings["top_k"])  # type: ignore[call-overload]
     floor = float(settings["min_confidence"])  # type: ignore[arg-type]
+    directory = lean.journal_dir(location)
+    seen_file = seen.path(directory, str(payload.get("session_id") or ""))
+    already = seen.load(seen_file)  # what this conversation was shown: not shown again
     # A server store has other writers: its index is trusted for shared_refresh_s at most.
     refresh_s = int(settings.get("shared_refresh_s", 30))  # type: ignore[call-overload]
     shared = refresh_s * 1000 if "://" in location else None
-    index = pindex.load(pindex.index_path(lean.journal_dir(location)), location, shared,
-                        now_ms)
+    index = pindex.load(pindex.index_path(directory), location, shared, now_ms)
     if index is not None:
-        hits = pindex.rank(index, prompt, project, now_ms, k=top_k, min_confidence=floor)
+        hits = pindex.rank(index, prompt, project, now_ms, k=top_k, min_confidence=floor,
+                           seen=already)
     elif "://" in location:  # a server store this machine wrote to since the index was built
         from kenning.hooks import pgcontext
 
-        hits = pgcontext.rank(location, prompt, project, now_ms, k=top_k, min_confidence=floor)
+        hits = pgcontext.rank(location, prompt, project, now_ms, k=top_k, min_confidence=floor,
+                              seen=already)
     else:  # no index yet, or the store changed since it was built: ask the store itself
         from kenning.hooks import context
 
         conn = context.connect(location)
         try:
-            hits = context.rank(conn, prompt, project, now_ms, k=top_k, min_confidence=floor)
+            hits = context.rank(conn, prompt, project, now_ms, k=top_k, min_confidence=floor,
+                                seen=already)
         finally:
             conn.close()  # type: ignore[attr-defined]
-    text, n = inject.render(hits, int(settings["max_chars"]))  # type: ignore[call-overload]
-    if not n:
+    text, shown = inject.render(hits, int(settings["max_chars"]))  # type: ignore[call-overload]
+    # what bears on the prompt, shown now or earlier in the conversation (learning judges both)
+    had = [h for h in hits if (h.get("seen") or h.get("known_line"))
+           and not any(h is s for s in shown)]
+    relevant = shown + had
+    if not relevant:
         return ""
-    shown = hits[:n]
-    journal.append(lean.journal_dir(location), [_event(payload, project, now_ms, "injected", {
+    seen.write(seen_file, [str(h["id"]) for h in shown], append=True)
+    journal.append(directory, [_event(payload, project, now_ms, "injected", {
         "prompt_id": payload.get("prompt_id") if isinstance(payload.get("prompt_id"), str)
         else None,
-        "matched": inject.matched_terms(prompt, shown),
-        "memories": [{"id": h["id"], "score": h["score"], "parts": h["parts"]} for h in shown],
+        "matched": inject.matched_terms(prompt, relevant),
+        "memories": [{"id": h["id"], "score": h["score"], "parts": h["parts"]} for h in shown]
+        + [{"id": h["id"], "score": h["score"], "parts": h["parts"], "seen": True}
+           for h in had],
     })])
+    if not shown:
+        return ""
     return fastjson.dumps({"hookSpecificOutput": {
         "hookEventName": "UserPromptSubmit", "additionalContext": text,
     }})

@@ -3,7 +3,12 @@ prompt words that explain the match."""
 
 from kenning import learning
 from kenning import weights as W
+from kenning.hooks.seen import key as seen_key
 from kenning.words import query_terms
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the prompt hook never imports collections
+    from collections.abc import Collection
 
 _OUTCOME = dict(W.OUTCOME_FACTOR)
 
@@ -17,11 +22,14 @@ COMMON_FROM = 2000
 def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence: float,
         created: int, updated: int, accessed: int | None, outcome: str | None,
         relevance: float, pagerank: float, valid_to: int | None, now_ms: int, *, graph: bool,
-        min_confidence: float = 0.0) -> dict[str, object] | None:
+        min_confidence: float = 0.0, detail: str = "", use: float = 1.0
+        ) -> dict[str, object] | None:
     """One candidate scored as ``kenning.ranking.final_scores`` scores it (keyword relevance,
     decayed confidence, recency, PageRank, outcome), with its parts; None when its confidence
     is below ``min_confidence`` or a successor superseded it by ``now_ms``: the model is never
-    shown a memory that stopped being true. Both prompt paths (index and store) use it."""
+    shown a memory that stopped being true. Both prompt paths (index and store) use it. ``use``
+    scales it by what earlier injections taught (``kenning.usage.injection_factor``, carried by
+    the prompt index; 1.0 on the store fallback and in recall, which never learned it)."""
     if W.superseded(valid_to, now_ms):
         return None
     confidence = learning.decayed(stored_confidence,
@@ -36,21 +44,39 @@ def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence
     if graph:
         score = W.GRAPH_ALPHA * score + (1 - W.GRAPH_ALPHA) * pagerank
     out_f = _OUTCOME.get(outcome, 1.0) if outcome else 1.0
-    score *= out_f
+    score *= out_f * use
     return {
         "id": mid, "type": mtype, "topic": topic or None, "summary": summary,
         "confidence": round(confidence, 3), "outcome": outcome or None, "score": round(score, 4),
+        "detail": detail,
         "parts": {"keyword": round(relevance, 4), "confidence": round(confidence, 3),
                   "recency": round(rec, 3), "pagerank": round(pagerank, 4), "outcome": out_f,
-                  "episode": said},
+                  "episode": said, "use": round(use, 3)},
     }
 
 
+def matching_rows(rows: list[tuple], asked: list[str]) -> list[tuple]:
+    """The store fallbacks' candidate rows (as ``best_rows`` takes them, plus content and tags
+    at the end) that share enough of the prompt's words (``asked``) to be shown, as
+    ``best_rows`` takes them: the content turned into the memory's detail, the tags dropped."""
+    from kenning.promptindex import format as F
+
+    wanted = {F.stem(t) for t in asked}
+    kept = []
+    for r in rows:
+        have = set(F.terms_of(f"{r[2] or ''} {r[3]} {r[12]} {r[13]}"))
+        if matches_enough(r[1], r[2], len(wanted & have), len(asked)):
+            kept.append((*r[:12], F.detail_of(str(r[3]), str(r[12] or ""))))
+    return kept
+
+
 def best_rows(rows: list[tuple], now_ms: int, k: int,
-              min_confidence: float = 0.0) -> list[dict[str, object]]:
+              min_confidence: float = 0.0, seen: "Collection[str]" = ()
+              ) -> list[dict[str, object]]:
     """The top ``k`` of a store's candidate rows: (id, type, topic, summary, confidence, created,
-    updated, accessed, outcome, keyword score (higher is better), PageRank or None, valid_to),
-    keyword scores taken relative to the best. Both store fallbacks (SQLite, PostgreSQL) use it."""
+    updated, accessed, outcome, keyword score (higher is better), PageRank or None, valid_to,
+    detail), keyword scores taken relative to the best. Both store fallbacks (SQLite,
+    PostgreSQL) use it."""
     if not rows:
         return []
     top = max(float(r[9]) for r in rows)
@@ -58,28 +84,67 @@ def best_rows(rows: list[tuple], now_ms: int, k: int,
     return best([
         hit(mid, mtype, topic, summary, conf, created, updated, accessed, outcome,
             (float(s) / top) if top > 0 else 1.0, pr or 0.0, valid_to, now_ms,
-            graph=graph, min_confidence=min_confidence)
+            graph=graph, min_confidence=min_confidence, detail=detail)
         for (mid, mtype, topic, summary, conf, created, updated, accessed, outcome, s, pr,
-             valid_to) in rows], k)
+             valid_to, detail) in rows], k, seen)
 
 
-MAX_EPISODES = 1  # kept user turns shown per prompt, at most
+MAX_EPISODES = 1  # records (kept user turns, session summaries) shown per prompt, at most
+EPISODE_MIN_TERMS = 2  # distinct prompt words a record must share to be shown
 
 
-def best(hits: list[dict[str, object] | None], k: int) -> list[dict[str, object]]:
-    """The top ``k`` scored hits, ties by id; at most ``MAX_EPISODES`` of them kept user turns,
-    so what was said verbatim never crowds out what was learned."""
+def matches_enough(mtype: str, topic: str | None, matched: int, asked: int) -> bool:
+    """Whether a candidate shares enough of the prompt's words to be worth showing. A record of
+    a session (a kept user turn, a session summary) is long, everyday text: one shared word
+    ("test", "make") says nothing, so it needs ``EPISODE_MIN_TERMS`` (or every word of a
+    shorter prompt). A learned memory is short and specific: one shared word is evidence. A
+    session summary is never shown: what it holds reaches the prompt as the lessons and the
+    user's own words it was made from (``kenning insights`` and recall still find it)."""
+    if mtype == "session":
+        return False
+    if W.record(mtype, topic):
+        return matched >= min(EPISODE_MIN_TERMS, max(1, asked))
+    return matched >= 1
+
+
+def best(hits: list[dict[str, object] | None], k: int, seen: "Collection[str]" = ()
+         ) -> list[dict[str, object]]:
+    """The top ``k`` scored hits, ties by id; at most ``MAX_EPISODES`` of them records, so what
+    was said verbatim never crowds out what was learned; no two with the same line. A hit the
+    model was already shown in this conversation (its id or its line's key in ``seen``) does
+    not count towards ``k``: it comes back marked ``"seen": True``, for the journal (it bears on
+    this prompt, so what follows judges it) but not for the model. One whose line the model has
+    (from MEMORY.md or the briefing) but whose detail it has not comes back marked
+    ``"known_line": True``: ``render`` shows it only with its detail."""
     kept = [h for h in hits if h is not None]
     kept.sort(key=lambda h: (-h["score"], h["id"]))  # type: ignore[operator]
-    out: list[dict[str, object]] = []
-    episodes = 0
+    # one hit per line, in the place of the best-scored; the one with detail if any has some
+    first: dict[str, int] = {}
+    chosen: list[dict[str, object]] = []
     for h in kept:
-        if W.episodic(str(h["type"]), h["topic"]):  # type: ignore[arg-type]
+        line = seen_key(str(h["summary"]))
+        if line not in first:
+            first[line] = len(chosen)
+            chosen.append(h)
+        elif h.get("detail") and not chosen[first[line]].get("detail"):
+            chosen[first[line]] = h
+    out: list[dict[str, object]] = []
+    episodes = fresh = 0
+    for h in chosen:
+        line = seen_key(str(h["summary"]))
+        if h["id"] in seen or (line in seen and not h.get("detail")):
+            if len(out) - fresh < k:
+                out.append({**h, "seen": True})
+            continue
+        if line in seen:  # its line is known, its detail is not: worth it only with the detail
+            h = {**h, "known_line": True}
+        if W.record(str(h["type"]), h["topic"]):  # type: ignore[arg-type]
             if episodes >= MAX_EPISODES:
                 continue
             episodes += 1
         out.append(h)
-        if len(out) == k:
+        fresh += 1
+        if fresh == k:
             break
     return out
 
@@ -91,23 +156,50 @@ def matched_terms(prompt: str, hits: list[dict[str, object]]) -> list[str]:
     return [t for t in query_terms(prompt[:PROMPT_CHARS], MAX_TERMS) if t in text][:8]
 
 
-def render(hits: list[dict[str, object]], max_chars: int) -> tuple[str, int]:
-    """Compact markdown, one line per memory with its id, cut to ``max_chars`` in whole lines;
-    and how many memories it shows."""
+DETAILED = 2  # the best matches shown with their detail (the why, the fix, the command)
+
+
+def render(hits: list[dict[str, object]], max_chars: int
+           ) -> tuple[str, list[dict[str, object]]]:
+    """Compact markdown within ``max_chars``: the best matches (up to ``DETAILED`` of them, at
+    least half as relevant as the best) with their detail on an indented line, the rest one line
+    each, every one with its id for the MCP tools; hits marked ``seen`` left out, and those
+    marked ``known_line`` unless they get their detail. When some do not fit, one short line
+    says how many more there are. Returns the text and the hits shown."""
+    shown: list[dict[str, object]] = []
+    hits = [h for h in hits if not h.get("seen")]
     if not hits:
-        return "", 0
+        return "", shown
     head = ("Kenning memory: what this project learned that bears on this prompt "
             "(ids work with the kenning MCP tools `get` and `why`):")
     lines = [head]
     size = len(head)
-    for h in hits:
-        label = str(h["type"]) + (f" · {h['topic']}" if h["topic"] else "")
-        if W.episodic(str(h["type"]), h["topic"]):  # type: ignore[arg-type]
-            label = "the user said earlier"
+    best_score = float(hits[0]["score"])  # type: ignore[arg-type]
+    left = 0
+    for n, h in enumerate(hits):
+        said = W.episodic(str(h["type"]), h["topic"])  # type: ignore[arg-type]
+        label = "the user said earlier" if said else (
+            str(h["type"]) + (f" · {h['topic']}" if h["topic"] else ""))
         extra = f"; outcome {h['outcome']}" if h["outcome"] else ""
         line = f"- [{label}] {h['summary']} (id {h['id']}{extra})"
-        if size + 1 + len(line) > max_chars:
+        detail = str(h.get("detail") or "")
+        if (detail and not said and len(shown) < DETAILED
+                and float(h["score"]) >= 0.5 * best_score  # type: ignore[arg-type]
+                and size + 2 + len(line) + len(detail) + 3 <= max_chars - MORE_RESERVE):
+            line += "\n  " + detail
+        elif h.get("known_line"):
+            continue  # the model has this line already; without its detail it adds nothing
+        if size + 1 + len(line) > max_chars - (MORE_RESERVE if n + 1 < len(hits) else 0):
+            left = len(hits) - n
             break
         lines.append(line)
+        shown.append(h)
         size += 1 + len(line)
-    return ("\n".join(lines), len(lines) - 1) if len(lines) > 1 else ("", 0)
+    if not shown:
+        return "", shown
+    if left:
+        lines.append(f"(+{left} more: `recall`)")
+    return "\n".join(lines), shown
+
+
+MORE_RESERVE = 24  # room kept for the "(+N more: `recall`)" line

@@ -10,6 +10,10 @@ from kenning.hooks import inject
 from kenning.hooks.inject import CANDIDATES, MAX_TERMS, PROMPT_CHARS
 from kenning.words import query_terms
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the prompt hook never imports collections
+    from collections.abc import Collection
+
 # As kenning.store.postgres ranks keywords: tags D, content C, summary B, topic A.
 RANK = "ts_rank('{0.5, 0.5, 0.75, 1.0}', m.fts, q.q)"
 TIMEOUT_MS = 1_000  # the server's limit for the search, inside the hook's budget
@@ -17,7 +21,7 @@ MATCHES = 5_000  # matches ranked at most (about 50 ms at a million memories): t
 
 
 def rank(dsn: str, prompt: str, project: str, now_ms: int, k: int = 5,
-         min_confidence: float = 0.0) -> list[dict[str, object]]:
+         min_confidence: float = 0.0, seen: Collection[str] = ()) -> list[dict[str, object]]:
     """Top ``k`` memories of ``project`` (and user scope) for ``prompt`` in the organisation and
     workspace of ``$KENNING_ORGANISATION`` / ``$KENNING_WORKSPACE``, as ``context.rank``."""
     terms = [t for t in query_terms(prompt[:PROMPT_CHARS], MAX_TERMS) if len(t) > 1]
@@ -30,7 +34,7 @@ def rank(dsn: str, prompt: str, project: str, now_ms: int, k: int = 5,
         conn.execute(f"SET statement_timeout = {TIMEOUT_MS}")
         rows = conn.execute(
             "SELECT m.id, m.type, m.topic, m.summary, m.confidence, m.created_at, m.updated_at, "
-            "m.last_accessed_at, m.outcome, h.s, g.pagerank_norm, m.valid_to "
+            "m.last_accessed_at, m.outcome, h.s, g.pagerank_norm, m.valid_to, m.content, m.tags "
             f"FROM (SELECT m.seq, {RANK} AS s FROM (SELECT m.seq, m.fts FROM memories m, "
             f"(SELECT {query} AS q) q WHERE m.fts @@ q.q AND m.organisation = %s AND "
             "m.workspace = %s AND (m.project = %s OR m.scope = 'user') LIMIT %s) m, "
@@ -39,4 +43,4 @@ def rank(dsn: str, prompt: str, project: str, now_ms: int, k: int = 5,
             [*terms, os.environ.get("KENNING_ORGANISATION", ""),
              os.environ.get("KENNING_WORKSPACE", ""), project, MATCHES, *terms, CANDIDATES],
         ).fetchall()
-    return inject.best_rows(rows, now_ms, k, min_confidence)
+    return inject.best_rows(inject.matching_rows(rows, terms), now_ms, k, min_confidence, seen)

@@ -11,6 +11,10 @@ from kenning.places import lean
 from kenning.promptindex import format as F
 from kenning.words import query_terms
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the prompt hook never imports collections
+    from collections.abc import Collection
+
 FILE = "prompt-index.bin"
 
 
@@ -46,16 +50,15 @@ def load(path: str, location: str, max_age_ms: int | None = None, now_ms: int = 
 
 
 def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int = 5,
-         min_confidence: float = 0.0) -> list[dict[str, object]]:
+         min_confidence: float = 0.0, seen: "Collection[str]" = ()) -> list[dict[str, object]]:
     """The same contract as ``kenning.hooks.context.rank``, over the index."""
     head = _struct.unpack_from(F.HEADER, data, 0)
     n_mem, slots, table_off, post_off, mem_off = head[2], head[3], head[6], head[7], head[8]
     if not n_mem:
         return []
     found: list[tuple[int, int]] = []
-    for term in query_terms(prompt[:PROMPT_CHARS], MAX_TERMS):
-        if len(term) < 2:
-            continue
+    asked = [t for t in query_terms(prompt[:PROMPT_CHARS], MAX_TERMS) if len(t) > 1]
+    for term in asked:
         h = F.fnv64(F.stem(term))
         i = h & (slots - 1)
         while True:
@@ -70,10 +73,12 @@ def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int
         rare = [f for f in found if f[1] <= COMMON_FRACTION * n_mem]
         found = rare or sorted(found, key=lambda f: f[1])[:2]
     scores: dict[int, float] = {}
+    terms: dict[int, int] = {}  # distinct prompt terms each memory matched
     for off, df in dict.fromkeys(found):
         start = post_off + off
         for mem, w in _struct.iter_unpack(F.POSTING, data[start: start + df * F.POSTING_SIZE]):
             scores[mem] = scores.get(mem, 0.0) + w
+            terms[mem] = terms.get(mem, 0) + 1
     if not scores:
         return []
     top = max(scores.values()) or 1.0
@@ -82,15 +87,17 @@ def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int
     hits = []
     for mem in head_ids:
         rel_off = _struct.unpack_from("<I", data, mem_off + 4 * mem)[0]
-        conf, pr, created, updated, accessed, valid_to, flags, size = _struct.unpack_from(
+        conf, pr, use, created, updated, accessed, valid_to, flags, size = _struct.unpack_from(
             F.RECORD, data, blob + rel_off)
         start = blob + rel_off + F.RECORD_SIZE
-        mid, mproject, scope, mtype, topic, summary, outcome = (
+        mid, mproject, scope, mtype, topic, summary, outcome, detail = (
             data[start: start + size].decode("utf-8").split(F.SEP))
         if mproject != project and scope != "user":
+            continue
+        if not inject.matches_enough(mtype, topic, terms[mem], len(asked)):
             continue
         hits.append(inject.hit(mid, mtype, topic, summary, conf, created, updated,
                                accessed or None, outcome or None, scores[mem] / top,
                                pr, valid_to if flags & F.ENDS else None, now_ms, graph=True,
-                               min_confidence=min_confidence))
-    return inject.best(hits, k)
+                               min_confidence=min_confidence, detail=detail, use=use))
+    return inject.best(hits, k, seen)

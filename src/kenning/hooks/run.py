@@ -65,6 +65,15 @@ def _arm(budget_ms: int, event: str) -> None:
     _signal.setitimer(_signal.ITIMER_REAL, budget_ms / 1000)
 
 
+def _disarm() -> None:
+    """Cancel the budget alarm (a no-op where there is none)."""
+    try:
+        import _signal
+    except ImportError:  # pragma: no cover - no SIGALRM (Windows)
+        return
+    _signal.setitimer(_signal.ITIMER_REAL, 0)
+
+
 def _log(where: str, exc: BaseException) -> None:
     try:
         from kenning.errorlog import log_error
@@ -115,6 +124,8 @@ def main(argv: list[str], *, stdin: str | None = None, budget: bool = True) -> i
         if not settings["enabled"]:
             return 0
         out = handlers.handle(event, payload, settings, now_ms)
+        if budget:  # the answer is ready: the alarm must not kill us while we write it
+            _disarm()
         if out:
             sys.stdout.write(out)
             sys.stdout.flush()

@@ -36,28 +36,29 @@ def _auto_options(settings: Settings) -> Any:
     return auto_memory_options(settings["auto_memory"])  # type: ignore[arg-type]
 
 
-def _episode_options(settings: Settings) -> Any:
-    """The ``[episodes]`` config section as ``EpisodeOptions``."""
-    from kenning.episodes import EpisodeOptions
-
-    return EpisodeOptions.from_section(settings.get("episodes") or {})  # type: ignore[arg-type]
-
-
 def start(payload: dict[str, object], settings: Settings, project: str, location: str,
           now_ms: int) -> str:
     """Run the session start (``Kenning.start_session``) and answer with its briefing."""
     from pathlib import Path
 
+    from kenning.hooks import detached, seen
+
+    # the previous session's end may still be running: a new session is briefed from it
+    idle = detached.settle(location,
+                           int(settings["session_start_wait_ms"]) / 1000)  # type: ignore[call-overload]
     root = _root(payload)
     k = _open(location, project, model=True)
     try:
         report = k.start_session(
             Path(root) if root else None, _auto_options(settings),
             briefing_k=int(settings["briefing_k"]),  # type: ignore[call-overload]
-            max_chars=int(settings["max_chars"]),  # type: ignore[call-overload]
-            log_as="hook SessionStart")
+            max_chars=int(settings["briefing_max_chars"]),  # type: ignore[call-overload]
+            log_as="hook SessionStart", memory_md_loaded=idle)
     finally:
         k.close()
+    # what the conversation now holds (a compaction starts it anew): prompts leave it out
+    seen.write(seen.path(lean.journal_dir(location), str(payload.get("session_id") or "")),
+               report.shown, append=False)
     journal.append(lean.journal_dir(location), [{
         "id": journal.new_event_id(now_ms), "session_id": str(payload.get("session_id") or ""),
         "project": project, "at_ms": now_ms, "kind": "start",
@@ -99,22 +100,26 @@ def pre_compact(payload: dict[str, object], settings: Settings, project: str, lo
 
 def end(payload: dict[str, object], settings: Settings, project: str, location: str,
         now_ms: int) -> None:
-    """Journal the end, then run the session end (``Kenning.end_session``)."""
-    from pathlib import Path
+    """Journal the end, then run the session end (``Kenning.end_session``): queued for a
+    detached worker (``kenning.hooks.detached``) so the client does not wait, or here when
+    ``[hooks] detach_session_end`` is off."""
+    from kenning.hooks import detached
 
     session_id = str(payload.get("session_id") or "")
     root = _root(payload)
+    event_id = journal.new_event_id(now_ms)
     journal.append(lean.journal_dir(location), [{
-        "id": journal.new_event_id(now_ms), "session_id": session_id, "project": project,
+        "id": event_id, "session_id": session_id, "project": project,
         "at_ms": now_ms, "kind": "end", "data": {"reason": str(payload.get("reason") or "")},
     }])
     transcript = payload.get("transcript_path")
-    k = _open(location, project, model=True)
-    try:
-        k.end_session(session_id,
-                      transcript=Path(transcript) if isinstance(transcript, str) else None,
-                      project_root=Path(root) if root else None,
-                      options=_auto_options(settings), episodes=_episode_options(settings),
-                      log_as="hook SessionEnd")
-    finally:
-        k.close()
+    request: dict[str, object] = {
+        "session_id": session_id, "project": project, "root": root,
+        "transcript": transcript if isinstance(transcript, str) else None,
+        "auto_memory": settings["auto_memory"], "episodes": settings.get("episodes") or {},
+    }
+    if settings.get("detach_session_end", True):
+        detached.queue(location, request, event_id)
+        detached.spawn(location)
+    else:
+        detached.finish(location, request)

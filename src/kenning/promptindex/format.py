@@ -4,7 +4,7 @@ and its reader in the prompt hook, which must import nothing heavier than this."
 from kenning.words import words
 
 MAGIC = b"KNPIDX01"
-VERSION = 2
+VERSION = 3  # 3: each record carries its memory's detail and use factor
 # magic, format version, memories, table slots, the store's write marker when built (see
 # kenning.places.lean.version_file), built at, offsets of the term table, postings and memories
 HEADER = "<8sIII16sqqqq"
@@ -13,9 +13,9 @@ SLOT = "<QII"  # fnv64 of the term, postings offset, document frequency
 SLOT_SIZE = 16
 POSTING = "<If"  # memory number, BM25 weight (idf included)
 POSTING_SIZE = 8
-# confidence, pagerank, created, updated, accessed, valid to, flags, text length
-RECORD = "<ffqqqqBI"
-RECORD_SIZE = 4 + 4 + 8 * 4 + 1 + 4
+# confidence, pagerank, use factor, created, updated, accessed, valid to, flags, text length
+RECORD = "<fffqqqqBI"
+RECORD_SIZE = 4 * 3 + 8 * 4 + 1 + 4
 SEP = "\x1f"
 ENDS = 1  # flag: "valid to" holds when a successor superseded the memory
 FNV_OFFSET, FNV_PRIME, MASK = 0xCBF29CE484222325, 0x100000001B3, (1 << 64) - 1
@@ -48,3 +48,24 @@ def stem(word: str) -> str:
 
 def terms_of(text: str) -> list[str]:
     return [stem(w) for w in words(text)]
+
+
+DETAIL_CHARS = 320  # of a memory's content, shown under its line when it is a best match
+
+
+def detail_of(summary: str, content: str) -> str:
+    """What a memory's content says beyond its summary, whitespace collapsed, cut at a sentence
+    end (or a word) within ``DETAIL_CHARS``: the why, the fix, the command."""
+    text = " ".join(content.split())
+    head = " ".join(summary.split()).rstrip(".…")
+    if head and text.startswith(head):
+        text = text[len(head):].lstrip(" .:;,-—")
+    if not text or text == head:
+        return ""
+    if len(text) <= DETAIL_CHARS:
+        return text
+    cut = text[:DETAIL_CHARS]
+    end = max(cut.rfind(". "), cut.rfind("! "), cut.rfind("? "))
+    if end >= DETAIL_CHARS // 3:
+        return cut[:end + 1]
+    return cut[:cut.rfind(" ")].rstrip(",;:") + "…" if " " in cut else cut + "…"

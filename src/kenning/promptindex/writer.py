@@ -4,7 +4,7 @@ budget) and without parsing the whole file (a memory-mapped hash table of terms)
 
 Layout (little-endian): a header; a term hash table of ``(fnv64, postings offset, df)`` slots;
 postings of ``(memory number, BM25 weight)``; memory records (fixed numbers, then id, project,
-scope, type, topic, summary and outcome joined by U+001F). Weights are BM25 with the same
+scope, type, topic, summary, outcome and detail joined by U+001F). Weights are BM25 with the same
 column weights as the SQLite FTS ranking; terms are ``kenning.words`` split and lightly stemmed.
 """
 
@@ -42,6 +42,7 @@ class Entry:
     outcome: str | None
     confidence: float
     pagerank: float
+    use: float  # what injecting it taught (kenning.usage.injection_factor)
     created_at: int
     updated_at: int
     last_accessed_at: int | None
@@ -90,9 +91,10 @@ def build(entries: Iterable[Entry], store_version: bytes, built_at: int) -> byte
     mem_blob = bytearray()
     for e in entries:
         record = F.SEP.join((e.id, e.project, e.scope, e.type, e.topic or "", e.summary,
-                           e.outcome or "")).encode("utf-8")
+                           e.outcome or "", F.detail_of(e.summary, e.content).replace(F.SEP, " ")
+                           )).encode("utf-8")
         mem_offsets += struct.pack("<I", len(mem_blob))
-        mem_blob += RECORD.pack(e.confidence, e.pagerank, e.created_at, e.updated_at,
+        mem_blob += RECORD.pack(e.confidence, e.pagerank, e.use, e.created_at, e.updated_at,
                                 e.last_accessed_at or 0, e.valid_to or 0,
                                 F.ENDS if e.valid_to is not None else 0, len(record))
         mem_blob += record

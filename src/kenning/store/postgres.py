@@ -289,11 +289,14 @@ def _where(filters: Filters, alias: str = "m") -> tuple[str, list[Any]]:
 
 
 def _import_driver() -> Any:
+    from kenning.extras import require
+
+    require("postgres")  # an optional part: say which extra to install when it is missing
     try:
         import psycopg
         import psycopg_pool  # noqa: F401
         from pgvector.psycopg import register_vector  # noqa: F401
-    except ImportError as exc:  # pragma: no cover - they are core dependencies
+    except ImportError as exc:  # pragma: no cover - installed, yet broken
         raise StoreError(
             f"the PostgreSQL engine needs psycopg, psycopg-pool and pgvector: {exc}"
         ) from exc

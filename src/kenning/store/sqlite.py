@@ -435,15 +435,19 @@ class SQLiteStore:
             self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction, taken with BEGIN IMMEDIATE so concurrent writers queue."""
+    def _write(self, *, marks: bool = True) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken with BEGIN IMMEDIATE so concurrent writers queue.
+        ``marks``: whether a change may alter what files derived from the store show (the
+        prompt index reads memories, their validity and PageRank); session events, vectors,
+        co-access counts and bookkeeping leave the marker alone, so a session start that only
+        ingests events keeps the index it has."""
         with self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
             before = self._conn.total_changes
             try:
                 yield self._conn
                 self._conn.execute("COMMIT")
-                if self._conn.total_changes != before:  # a no-op write keeps derived files
+                if marks and self._conn.total_changes != before:  # a no-op keeps derived files
                     mark_written(self._version_file)
             except BaseException:
                 if self._conn.in_transaction:
@@ -770,7 +774,7 @@ class SQLiteStore:
     def record_co_access(self, ids: Sequence[str], at_ms: int) -> None:
         if len(set(ids[:CO_ACCESS_TOP])) < 2:
             return
-        with self._write() as c:
+        with self._write(marks=False) as c:
             self._co_access(c, ids, at_ms)
 
     @staticmethod
@@ -820,7 +824,7 @@ class SQLiteStore:
 
     def add_session_events(self, events: Sequence[SessionEvent]) -> builtins.list[str]:
         new: list[str] = []
-        with self._write() as c:
+        with self._write(marks=False) as c:
             for e in events:
                 cur = c.execute(
                     "INSERT INTO session_events(id, session_id, project, at_ms, kind, data) "
@@ -875,7 +879,7 @@ class SQLiteStore:
 
     def put_vectors(self, embedder_id: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
         rows = [(memory_id, embedder_id, *_blob(v)) for memory_id, v in items]
-        with self._write() as c:
+        with self._write(marks=False) as c:
             c.executemany(
                 "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) VALUES (?,?,?,?) "
                 "ON CONFLICT (memory_id, embedder) DO UPDATE SET dim = excluded.dim, "
@@ -885,7 +889,7 @@ class SQLiteStore:
             self._log_changes(c, [r[0] for r in rows])
 
     def drop_other_vectors(self, embedder_id: str) -> int:
-        with self._write() as c:
+        with self._write(marks=False) as c:
             n = c.execute("DELETE FROM memory_vectors WHERE embedder <> ?", (embedder_id,)).rowcount
             if n:
                 self._bump_generation(c)
@@ -1194,7 +1198,7 @@ class SQLiteStore:
         pairs = _ordered_pairs(rows)
         if not pairs:
             return 0
-        with self._write() as c:
+        with self._write(marks=False) as c:
             known = self._existing_ids(c, sorted({i for p in pairs for i in p[:2]}))
             kept = [p for p in pairs if p[0] in known and p[1] in known]
             c.executemany(
@@ -1218,7 +1222,7 @@ class SQLiteStore:
     def put_confidence_log(self, rows: Sequence[tuple[str, int, float, str]]) -> int:
         if not rows:
             return 0
-        with self._write() as c:
+        with self._write(marks=False) as c:
             known = self._existing_ids(c, sorted({r[0] for r in rows}))
             kept = [(m, int(at), float(conf), str(r)) for m, at, conf, r in rows if m in known]
             c.executemany(
@@ -1241,7 +1245,7 @@ class SQLiteStore:
         return None if row is None else str(row[0])
 
     def set_meta(self, key: str, value: str) -> None:
-        with self._write() as c:
+        with self._write(marks=False) as c:
             c.execute(
                 "INSERT INTO meta(key, value) VALUES (?, ?) "
                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value",

@@ -532,10 +532,12 @@ async function injectedView() {
       el("p", { class: "muted", text: `session ${inj.session_id || "?"}` }),
       inj.prompt ? el("blockquote", { text: inj.prompt }) : null,
       inj.memories.length ? el("table", { class: "data" }, el("caption", { text: `${inj.memories.length} memories injected` }),
-        el("thead", {}, el("tr", {}, ["Memory", "Score", "Why (parts)"].map((h) => el("th", { scope: "col", text: h })))),
+        el("thead", {}, el("tr", {}, ["Memory", "Score", "Why (parts)", "Used"].map((h) => el("th", { scope: "col", text: h })))),
         el("tbody", {}, inj.memories.map((m) => el("tr", {},
-          el("td", {}, memoryLink(m)), el("td", { class: "num", text: Number(m.score).toFixed(3) }),
-          el("td", {}, el("span", { class: "parts", text: Object.entries(m.parts || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(" · ") }))))))
+          el("td", {}, memoryLink(m), m.seen_before ? el("span", { class: "muted", text: " (already in the conversation)" }) : null),
+          el("td", { class: "num", text: Number(m.score).toFixed(3) }),
+          el("td", {}, el("span", { class: "parts", text: Object.entries(m.parts || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(" · ") })),
+          el("td", { class: "num use", text: `${m.used_sessions ?? 0} of ${m.shown_sessions ?? 0} sessions` }))))))
         : notice("No memories were injected."))));
   setView("injected", heading("Injected", "What Kenning put into recent prompts, and why (the score's parts)."), body);
   focusTitle();

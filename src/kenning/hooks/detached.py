@@ -1,0 +1,193 @@
+"""Session-end work, run detached from the client: the SessionEnd hook queues a request and
+starts a background worker, then answers at once, so Claude Code (``claude -p`` included) never
+waits for ingestion, learning, extraction, consolidation and the MEMORY.md sync.
+
+A request is a small JSON file in ``<journal dir>/pending-ends/``, written atomically before the
+worker starts and deleted only after its session end has run, so a worker that is killed leaves
+it for the next one: every SessionStart and SessionEnd starts a worker when requests are
+waiting. Workers take one lock file (``session-end.lock``) and wait for it, so they run one at a
+time and a request queued while another worker finishes is still picked up. Each session end
+is safe to run again (ingestion, judging and extraction remember what they did).
+
+The worker is ``python -m kenning.hooks.detached <store location>``."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from typing import Any, cast
+
+from kenning.places import lean
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kenning.automemory.options import AutoMemoryOptions
+
+PENDING = "pending-ends"
+LOCK = "session-end.lock"
+
+
+def pending_dir(location: str) -> str:
+    return os.path.join(lean.journal_dir(location), PENDING)
+
+
+def pending(location: str) -> list[str]:
+    """Queued requests, oldest first (paths)."""
+    directory = pending_dir(location)
+    try:
+        names = sorted(n for n in os.listdir(directory) if n.endswith(".json"))
+    except FileNotFoundError:
+        return []
+    return [os.path.join(directory, n) for n in names]
+
+
+def queue(location: str, request: dict[str, Any], event_id: str) -> str:
+    """Write one request (named after its end event, so the queue is in time order)."""
+    from kenning.hooks import fastjson
+
+    directory = pending_dir(location)
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    path = os.path.join(directory, f"{event_id}.json")
+    tmp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, fastjson.dumps(request).encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    return path
+
+
+def spawn(location: str) -> None:
+    """Start a worker in its own session, its standard streams on the null device, so the
+    client neither waits for it (it holds none of the hook's pipes) nor kills it with the hook.
+    ``os.posix_spawn`` needs nothing more than ``os``: importing ``subprocess`` alone costs a
+    fresh process 10-30 ms, as much as the rest of the SessionEnd hook."""
+    args = [sys.executable, "-m", "kenning.hooks.detached", location]
+    if hasattr(os, "posix_spawn"):
+        null = os.devnull
+        os.posix_spawn(sys.executable, args, os.environ, setsid=True, file_actions=[
+            (os.POSIX_SPAWN_OPEN, 0, null, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 1, null, os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 2, null, os.O_WRONLY, 0)])
+        return
+    import subprocess  # pragma: no cover - Windows
+
+    subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL, close_fds=True,
+                     creationflags=0x00000008 | 0x00000200)  # DETACHED, NEW_PROCESS_GROUP
+
+
+def busy(location: str) -> bool:
+    """Whether a worker holds the lock (is running a session end now)."""
+    from kenning.filelock import DirLock
+
+    lock = DirLock(lean.journal_dir(location), LOCK)
+    if lock.acquire(0):
+        lock.release()
+        return False
+    return True
+
+
+def settle(location: str, timeout_s: float) -> bool:
+    """Before a session starts: let the previous session's end finish, so the new session is
+    briefed from it, waiting at most ``timeout_s``. A queued end that no worker is running (its
+    worker was killed) gets a new worker first. Whether there was nothing to wait for (then
+    the MEMORY.md the client loaded is the one the last session end wrote)."""
+    import time
+
+    if not pending(location) and not busy(location):
+        return True
+    if not busy(location):
+        spawn(location)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        if not pending(location) and not busy(location):
+            break
+    return False
+
+
+def run_pending(location: str) -> int:
+    """Run every queued session end, one at a time under the lock (waiting for a worker that
+    holds it); how many ran. A request that fails is logged and removed: its session end ran
+    as far as it could, and trying it forever would block the others."""
+    from kenning.filelock import DirLock
+    from kenning.hooks import seen
+    from kenning.times import now_ms
+
+    lock = DirLock(lean.journal_dir(location), LOCK)
+    lock.acquire(None)
+    done = 0
+    try:
+        while True:
+            todo = pending(location)
+            if not todo:
+                seen.prune(lean.journal_dir(location), now_ms())
+                return done
+            for path in todo:
+                _run_one(location, path)
+                done += 1
+    finally:
+        lock.release()
+
+
+def _run_one(location: str, path: str) -> None:
+    from kenning.errorlog import log_error
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            request = json.load(f)
+        if not isinstance(request, dict):
+            raise ValueError("a queued session end is not a JSON object")
+        finish(location, request)
+    except FileNotFoundError:
+        return
+    except Exception as exc:
+        log_error("hook SessionEnd (background)", exc)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
+def finish(location: str, request: dict[str, Any]) -> None:
+    """Run one session end (``Kenning.end_session``) as the request describes it."""
+    from pathlib import Path
+
+    from kenning.config import auto_memory_options
+    from kenning.episodes import EpisodeOptions
+    from kenning.facade import Kenning
+
+    transcript = request.get("transcript")
+    root = request.get("root")
+    k = Kenning(location, project=str(request["project"]))
+    try:
+        k.end_session(str(request.get("session_id") or ""),
+                      transcript=Path(transcript) if isinstance(transcript, str) else None,
+                      project_root=Path(root) if isinstance(root, str) else None,
+                      options=cast("AutoMemoryOptions",
+                                           auto_memory_options(request.get("auto_memory") or {})),
+                      episodes=EpisodeOptions.from_section(request.get("episodes") or {}),
+                      log_as="hook SessionEnd")
+    finally:
+        k.close()
+
+
+def main(argv: list[str]) -> int:
+    """The worker: run what is queued for the store at ``argv[0]``; never raises."""
+    if len(argv) != 1:
+        sys.stderr.write("usage: python -m kenning.hooks.detached <store location>\n")
+        return 2
+    try:
+        run_pending(argv[0])
+    except BaseException as exc:
+        from kenning.errorlog import log_error
+
+        log_error("hook SessionEnd (background)", exc)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
