@@ -706,6 +706,7 @@ def write_dir(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, *
         owned_after = (set(state.owned) | {c.name for c in changes
                                            if c.kind == writes.FILE and c.text is not None}) - {
             c.name for c in changes if c.kind == writes.FILE and c.text is None}
+        entries_before = {n: list(e) for n, e in state.entries.items()}
         state.entries = {**{n: e for n, e in state.entries.items() if n not in p.topic_entries},
                          **{n: e for n, e in p.topic_entries.items() if e}}
         state.topics = distinct([*state.topics, *(n for n, t in p.topic_texts.items() if t)])
@@ -726,7 +727,7 @@ def write_dir(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, *
             state.synced_at = now
         done = writes.apply(
             target.dir, state, changes, lambda st: save_state(svc.store, target.dir, st),
-            index_lines_before=lines_before)
+            index_lines_before=lines_before, entries_before=entries_before)
         save_state(svc.store, target.dir, state)
     return {
         "dir": str(target.dir), "scope": target.label, "path": str(p.path),
