@@ -537,7 +537,7 @@ async function injectedView() {
           el("td", {}, memoryLink(m), m.seen_before ? el("span", { class: "muted", text: " (already in the conversation)" }) : null),
           el("td", { class: "num", text: Number(m.score).toFixed(3) }),
           el("td", {}, el("span", { class: "parts", text: Object.entries(m.parts || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(" · ") })),
-          el("td", { class: "num use", text: `${m.used_sessions ?? 0} of ${m.shown_sessions ?? 0} sessions` }))))))
+          el("td", { class: "num use", text: `${m.used_sessions ?? 0} of ${m.shown_sessions ?? 0} sessions` })))))
         : notice("No memories were injected."))));
   setView("injected", heading("Injected", "What Kenning put into recent prompts, and why (the score's parts)."), body);
   focusTitle();
