@@ -98,6 +98,11 @@ def remember(location: str, project: str, text: str, fields: Mapping[str, Any], 
             data[key] = redact(data[key]).text
     if "metadata" in data:
         data["metadata"] = redact_obj(v.metadata(dict(data["metadata"])))[0]
+    # When it was said, not when the store took it ("7d" means a week before now, not before
+    # the ingestion).
+    from kenning.times import to_ms
+
+    data["created_at"] = to_ms(data.get("created_at", now_ms), now_ms, name="created_at")
     event = {"id": journal.new_event_id(now_ms), "session_id": "", "project": project,
              "at_ms": now_ms, "kind": "remember", "data": data}
     directory = _dir(location)
