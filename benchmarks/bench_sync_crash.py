@@ -15,9 +15,12 @@ directory is compared with a clean sync of the same store into an empty director
 - ``missing``: memories a clean sync writes a file for that have no file here;
 - ``stray``: Kenning's files here that a clean sync would not have (never cleaned up);
 - ``orphaned_tmp``: temp files left in the directory;
-- ``index_differs``: whether MEMORY.md differs from the clean sync's.
+- ``index_differs``: whether MEMORY.md differs from the clean sync's;
+- ``topic_files_differ``: topic files (``--layout topic-files``) that differ from the clean
+  sync's.
 
-The target is 0 for each. Prints a table and writes ``results/sync-crash.json``.
+The target is 0 for each. Prints a table and writes ``results/sync-crash.json`` (or
+``--out``).
 """
 
 from __future__ import annotations
@@ -119,6 +122,10 @@ def kenning_files(directory: Path) -> dict[str, str]:
     return out
 
 
+def _text(path: Path) -> str | None:
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
 def measure(db: Path, repo: Path, home: Path, env: dict[str, str], now: int) -> dict[str, Any]:
     """Compare the crashed directory (after one completed sync) with a clean sync."""
     run_sync(db, repo, env, now)
@@ -141,6 +148,9 @@ def measure(db: Path, repo: Path, home: Path, env: dict[str, str], now: int) -> 
         clean_dir = k.auto_memory_dir(clean_repo)
     crashed = kenning_files(crashed_dir)
     clean = kenning_files(clean_dir)
+    per_fact = set(crashed.values()) | set(clean.values()) | {"MEMORY.md"}
+    others = {p.name for d in (crashed_dir, clean_dir) for p in d.glob("*.md")} - per_fact
+    topic_differs = sorted(n for n in others if _text(crashed_dir / n) != _text(clean_dir / n))
     index_here = (crashed_dir / "MEMORY.md").read_text()
     index_clean = (clean_dir / "MEMORY.md").read_text()
     tmp = sorted(p.name for p in crashed_dir.iterdir() if p.name.endswith(".tmp"))
@@ -152,6 +162,7 @@ def measure(db: Path, repo: Path, home: Path, env: dict[str, str], now: int) -> 
         "stray": len(set(crashed) - set(clean)),
         "orphaned_tmp": len(tmp),
         "index_differs": index_here != index_clean,
+        "topic_files_differ": len(topic_differs), "topic_files": len(others),
         "files": len(crashed), "clean_files": len(clean),
     }
 
@@ -161,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kills", type=int, default=100)
     ap.add_argument("--memories", type=int, default=300)
     ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--layout", default="per-fact", choices=("per-fact", "topic-files"),
+                    help="[auto_memory] layout of every sync")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
@@ -169,10 +182,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="kenning-crash-") as tmp:
         home = Path(tmp)
         env = dict(os.environ, HOME=str(home), KENNING_HOME=str(home / "kh"),
-                   KENNING_EMBEDDER="none")
+                   KENNING_EMBEDDER="none", KENNING_AUTO_MEMORY_LAYOUT=args.layout)
         env.pop("CLAUDE_CONFIG_DIR", None)
         env.pop("KENNING_DB", None)
-        os.environ.update(HOME=env["HOME"], KENNING_HOME=env["KENNING_HOME"])
+        os.environ.update(HOME=env["HOME"], KENNING_HOME=env["KENNING_HOME"],
+                          KENNING_AUTO_MEMORY_LAYOUT=args.layout)
         os.environ.pop("CLAUDE_CONFIG_DIR", None)
         repo = home / "repo"
         (repo / ".git").mkdir(parents=True)
@@ -212,15 +226,18 @@ def main(argv: list[str] | None = None) -> int:
         result = measure(db, repo, home, env, now)
     report = {
         "machine": machine_info(), "load_start": load_start, "load_end": load_average(),
-        "args": {"kills": args.kills, "memories": args.memories, "seed": args.seed},
+        "args": {"kills": args.kills, "memories": args.memories, "seed": args.seed,
+                 "layout": args.layout},
         "sync_s": summarize(durations[1:]), "delays_s": summarize(delays),
         "rounds_killed": killed, "rounds_finished_before_kill": finished,
         **result, "elapsed_s": round(time.perf_counter() - t_all, 1),
     }
     rows = [(name, report[name], 0) for name in ("detached", "missing", "stray", "orphaned_tmp")]
     rows.append(("index_differs", report["index_differs"], False))
+    rows.append(("topic_files_differ", report["topic_files_differ"], 0))
     print(render(f"sync killed by SIGKILL mid-way {killed} times ({finished} finished first; "
-                 f"{args.memories} memories, {result['clean_files']} files)",
+                 f"{args.memories} memories, layout {args.layout}: {result['clean_files']} "
+                 f"memory files, {result['topic_files']} topic files)",
                  ("after the next sync", "value", "target"), rows))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1, default=str) + "\n")

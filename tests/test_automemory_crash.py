@@ -18,6 +18,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from kenning import Kenning
 from kenning.automemory.files import split_frontmatter
 from kenning.automemory.state import load_state
@@ -76,14 +78,17 @@ def kenning_files(directory: Path) -> set[str]:
     return out
 
 
-def test_killed_syncs_are_completed_by_the_next_run(tmp_path: Path, home: Path, repo: Path
-                                                    ) -> None:
+@pytest.mark.parametrize("layout", ["per-fact", "topic-files"])
+def test_killed_syncs_are_completed_by_the_next_run(tmp_path: Path, home: Path, repo: Path,
+                                                    layout: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KENNING_AUTO_MEMORY_LAYOUT", layout)  # the children read it too
     rng = random.Random(7)
     db = tmp_path / "k.db"
     with Kenning(db, project="proj", embedder=None, clock=Clock()) as k:
-        k.remember_many([{"text": f"Lesson {i}: keep rule {i} in mind", "type": "pattern",
-                          "topic": f"t{i % 5}", "confidence": 0.75 + (i % 5) / 20}
-                         for i in range(40)])
+        k.remember_many([{"text": f"Lesson {i}: keep rule {i} in mind",
+                          "type": ("pattern", "gotcha")[i % 2], "topic": f"t{i % 5}",
+                          "confidence": 0.75 + (i % 5) / 20} for i in range(40)])
         d = k.auto_memory_dir(repo)
         k.auto_sync(repo)
     env = dict(os.environ)
@@ -92,7 +97,7 @@ def test_killed_syncs_are_completed_by_the_next_run(tmp_path: Path, home: Path, 
         now += 60_000
         mutate(db, rng, now, n)
         where = ("fsync", "replace")[i % 2]
-        at = rng.randrange(0, 8)
+        at = rng.randrange(0, 3 if layout == "topic-files" else 8)
         proc = subprocess.run([sys.executable, "-c", CHILD, str(db), str(repo), str(now),
                                str(at), where], env=env, capture_output=True, text=True,
                               timeout=120, check=False)
@@ -119,4 +124,10 @@ def test_killed_syncs_are_completed_by_the_next_run(tmp_path: Path, home: Path, 
         clean_dir = k.auto_memory_dir(clean_repo)
         k.auto_sync(clean_repo)
     assert kenning_files(d) == kenning_files(clean_dir)  # none missing, none left behind
-    assert (d / "MEMORY.md").read_text() == (clean_dir / "MEMORY.md").read_text()
+    assert texts(d) == texts(clean_dir)  # MEMORY.md and topic files: as a clean sync writes
+    if layout == "topic-files":
+        assert "debugging.md" in texts(d) or "patterns.md" in texts(d)
+
+
+def texts(directory: Path) -> dict[str, str]:
+    return {p.name: p.read_text() for p in directory.glob("*.md")}

@@ -64,6 +64,21 @@ def test_a_persons_topic_file_is_never_copied_out_into_files(kk: Kenning, repo: 
     assert "restart the worker" not in (d / "MEMORY.md").read_text()
 
 
+def test_a_persons_topic_files_are_left_byte_for_byte(kk: Kenning, repo: Path) -> None:
+    d = kk.auto_memory_dir(repo)
+    d.mkdir(parents=True)
+    files = {"debugging.md": "# Debugging\n", "security.md": "- rotate keys\n\n\n",
+             "notes.md": "no trailing newline"}
+    for name, text in files.items():
+        (d / name).write_text(text)
+    kk.remember("Run migrations in a transaction", type="pattern", confidence=0.9)
+    for layout in ("per-fact", "topic-files"):
+        kk.auto_sync(repo, AutoMemoryOptions(layout=layout))
+        assert (d / "debugging.md").read_text() == files["debugging.md"]  # not emptied
+        assert {n: (d / n).read_text() for n in ("security.md", "notes.md")} == {
+            n: files[n] for n in ("security.md", "notes.md")}
+
+
 def test_a_persons_text_stays_and_their_edit_of_an_entry_is_theirs(kk: Kenning, repo: Path
                                                                    ) -> None:
     d = kk.auto_memory_dir(repo)

@@ -76,13 +76,15 @@ def test_the_cli_keeps_working_from_files_with_a_corrupt_store(tmp_path: Path,
 
 def test_pending_memories_are_stored_in_the_project_they_were_said_in(tmp_path: Path) -> None:
     db = tmp_path / "k.db"
-    remember(str(db), "project-a", "Use pnpm in project A", {"type": "decision"}, 1)
-    remember(str(db), "project-b", "Use poetry in project B", {"type": "decision"}, 2)
+    said = 1_780_000_000_000
+    remember(str(db), "project-a", "Use pnpm in project A", {"type": "decision"}, said)
+    remember(str(db), "project-b", "Use poetry in project B", {"type": "decision"}, said + 1)
     with Kenning(db, project="project-b", embedder=None) as k:
         counts = k.ingest_journal()
         assert counts["pending_remembered"] == 2
         a = k.store.list(Filters(project="project-a"), limit=None)
         assert [m.content for m in a] == ["Use pnpm in project A"]
+        assert a[0].created_at == said  # when it was said, not when it was stored
         assert k.project == "project-b"
         assert k.ingest_journal()["pending_remembered"] == 0  # stored once
 

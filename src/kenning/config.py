@@ -26,6 +26,9 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "detach_session_end": True,  # session-end work runs in a background worker
         "session_start_wait_ms": 3000,  # a start waits this long for a running session end
         "compact_budget_ms": 8000,
+        # On a server store the prompt index (built by this machine) is trusted this long;
+        # after that prompts ask the server, so others' new memories arrive within it.
+        "shared_refresh_s": 30,
     },
     "auto_memory": {
         "enabled": True,  # import at session start, sync and curate at session end
@@ -38,6 +41,10 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "prune_strategy": "confidence-weighted",  # or "confidence", "recency"
         "max_topic_file_lines": 500,
         "topic_mapping": {},
+    },
+    "project": {
+        "identity": "auto",  # "auto": the git remote on a server store, the path on SQLite
+        "id": "",  # the project's key outright (what KENNING_PROJECT says for one process)
     },
     "graph": {
         "auto_link": True,  # link new memories automatically (temporal, same topic, similar)
@@ -60,6 +67,7 @@ CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("auto_memory", "sync_mode"): SYNC_MODES,
     ("auto_memory", "prune_strategy"): PRUNE_STRATEGIES,
     ("auto_memory", "layout"): LAYOUTS,
+    ("project", "identity"): ("auto", "path", "remote"),
 }
 MINIMUM: dict[tuple[str, str], int] = {
     ("hooks", "top_k"): 1,

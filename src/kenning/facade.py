@@ -86,7 +86,7 @@ class Kenning:
 
             store = open_store(path if path is not None else default_db_path())
         self.store: Store = store
-        self.project = project if project is not None else current_project()
+        self.project = project if project is not None else current_project(store.location)
         self.embedder: Embedder | None = (
             default_embedder() if embedder is _DEFAULT else embedder  # type: ignore[assignment]
         )
@@ -237,10 +237,10 @@ class Kenning:
         when an adapter set it, else the current directory's project when it is this one."""
         if self.project_root is not None:
             return self.project_root
-        from kenning.places.paths import project_key, project_root
+        from kenning.places.paths import project_for, project_root
 
         root = project_root()
-        return root if project_key(root) == self.project else None
+        return root if project_for(root, self.store.location) == self.project else None
 
     def outcome(
         self, memory_id: str, status: OutcomeStatus | str, reason: str | None = None

@@ -175,9 +175,17 @@ def _connect(db: str | None) -> Any:
 
 
 def _project() -> str:
-    from kenning.places.lean import project_for
+    """The current directory's project, under its kenning.toml's ``[project]`` settings as the
+    full CLI reads them (a bad file hands over: the full command reports it)."""
+    from kenning.config import ConfigError, load
+    from kenning.places.lean import git_root, project_for
 
-    return project_for(None)
+    start = os.getcwd()
+    try:
+        settings = load(git_root(start) or os.path.realpath(start)).section("project")
+    except ConfigError:
+        raise _Fallback from None
+    return project_for(None, None, settings)
 
 
 def _choices(values: Any, allowed: tuple[str, ...]) -> list[str]:

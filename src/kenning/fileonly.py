@@ -98,6 +98,11 @@ def remember(location: str, project: str, text: str, fields: Mapping[str, Any], 
             data[key] = redact(data[key]).text
     if "metadata" in data:
         data["metadata"] = redact_obj(v.metadata(dict(data["metadata"])))[0]
+    # When it was said, not when the store took it ("7d" means a week before now, not before
+    # the ingestion).
+    from kenning.times import to_ms
+
+    data["created_at"] = to_ms(data.get("created_at", now_ms), now_ms, name="created_at")
     event = {"id": journal.new_event_id(now_ms), "session_id": "", "project": project,
              "at_ms": now_ms, "kind": "remember", "data": data}
     directory = _dir(location)
@@ -473,7 +478,7 @@ def _here(db: str | os.PathLike[str] | None) -> tuple[str, str, Path | None]:
         auto: Path | None = auto_memory_dir()
     except Exception:  # no usable directory to read: recall reads the pending memories alone
         auto = None
-    return location, current_project(), auto
+    return location, current_project(location), auto
 
 
 def cli_remember(db: str | os.PathLike[str] | None, text: str, fields: Mapping[str, Any],

@@ -237,9 +237,9 @@ class SessionService:
         when ``KENNING_PROJECT`` pins it)."""
         if os.environ.get("KENNING_PROJECT") or not isinstance(cwd, str) or not cwd:
             return self.project
-        from kenning.places.paths import project_key, project_root
+        from kenning.places.paths import project_for
 
-        return project_key(project_root(cwd))
+        return project_for(cwd, self.store.location)
 
     def ingest_journal(self) -> dict[str, int]:
         """Move journalled hook events into the store under the journal's lock: events are

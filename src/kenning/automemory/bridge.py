@@ -621,7 +621,8 @@ def _plan_topic(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions,
     split = topics.split_block(current)
     label = LABELS.get(category) if category else None
     title = f"# {label or name.removesuffix('.md').capitalize()}"
-    outside = "" if split.outside.strip() == title else split.outside  # our title alone
+    # the title Kenning wrote above its block, alone: not a person's text
+    outside = "" if split.has_block and split.outside.strip() == title else split.outside
     own = set(state.entries.get(name, []))
     theirs = [e for e in parse_topic(split.block) if sha("\n".join(e.lines)) not in own]
     if theirs:  # entries a person wrote or changed inside the block move out of it, as theirs
@@ -644,6 +645,9 @@ def _plan_topic(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions,
         stay = topics.fit(fixed, pieces, opts.max_topic_file_lines)
         archived = [e for i, e in enumerate(person) if f"p{i}" not in stay]
         kept = [(m, r) for m, r in rendered if m.id in stay]
+    if not split.has_block and not kept and not archived:
+        p.topic_entries[name] = []
+        return  # nothing of Kenning's to write: a person's file stays byte for byte
     if archived:
         outside = topics.drop_entries(outside, archived)
     text = topics.compose(outside, [r for _, r in kept], title)
@@ -706,6 +710,7 @@ def write_dir(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, *
         owned_after = (set(state.owned) | {c.name for c in changes
                                            if c.kind == writes.FILE and c.text is not None}) - {
             c.name for c in changes if c.kind == writes.FILE and c.text is None}
+        entries_before = {n: list(e) for n, e in state.entries.items()}
         state.entries = {**{n: e for n, e in state.entries.items() if n not in p.topic_entries},
                          **{n: e for n, e in p.topic_entries.items() if e}}
         state.topics = distinct([*state.topics, *(n for n, t in p.topic_texts.items() if t)])
@@ -726,7 +731,7 @@ def write_dir(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, *
             state.synced_at = now
         done = writes.apply(
             target.dir, state, changes, lambda st: save_state(svc.store, target.dir, st),
-            index_lines_before=lines_before)
+            index_lines_before=lines_before, entries_before=entries_before)
         save_state(svc.store, target.dir, state)
     return {
         "dir": str(target.dir), "scope": target.label, "path": str(p.path),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,24 +50,24 @@ def disk_sha(path: Path) -> str | None:
         return None
 
 
-def _before(state: DirState, name: str, kind: str) -> Any:
-    """What Kenning owned of a file before a change: its entries (topic file), its lines
-    (MEMORY.md), or nothing more than ``owned`` says."""
-    if kind == TOPIC:
-        return list(state.entries.get(name, []))
-    if kind == INDEX_KIND:
-        return list(state.own_lines)
-    return None
-
-
 def apply(directory: Path, state: DirState, changes: Sequence[Change],
-          save: Callable[[DirState], None], *, index_lines_before: Sequence[str] = ()
-          ) -> dict[str, int]:
+          save: Callable[[DirState], None], *, index_lines_before: Sequence[str] = (),
+          entries_before: Mapping[str, Sequence[str]] | None = None) -> dict[str, int]:
     """Make ``changes`` (those that change bytes), journalled: ``state`` already describes the
     directory after them except for ``owned``, which this sets; it is saved with the journal
     before the first write and again, journal cleared, after the last. ``index_lines_before``
-    are the MEMORY.md lines Kenning owned before this run. Returns the files written per kind
-    and ``removed``."""
+    and ``entries_before`` are what Kenning owned before this run (its MEMORY.md lines, its
+    entries per topic file), for a run that finds a file unwritten. Returns the files written
+    per kind and ``removed``."""
+    before_entries = dict(entries_before or {})
+
+    def before(name: str, kind: str) -> Any:
+        if kind == TOPIC:
+            return list(before_entries.get(name, []))
+        if kind == INDEX_KIND:
+            return list(index_lines_before)
+        return None
+
     pending: dict[str, list[Any]] = {}
     todo: list[tuple[Change, Path, str | None]] = []
     for c in changes:
@@ -79,9 +79,7 @@ def apply(directory: Path, state: DirState, changes: Sequence[Change],
                 state.owned[c.name] = new
                 state.files[c.name] = fingerprint(path, new)
             continue
-        before = list(index_lines_before) if c.kind == INDEX_KIND else _before(state, c.name,
-                                                                                c.kind)
-        pending[c.name] = [old, new, c.name in state.owned, c.kind, before]
+        pending[c.name] = [old, new, c.name in state.owned, c.kind, before(c.name, c.kind)]
         todo.append((c, path, new))
     done = dict.fromkeys((FILE, TOPIC, INDEX_KIND, ARCHIVE, "removed"), 0)
     if not todo:

@@ -30,8 +30,7 @@ def _bind(k: Any, root: Path | None) -> None:
         return
     from kenning.config import ConfigError, load
     from kenning.errors import ValidationError
-    from kenning.places.keys import project_key
-    from kenning.places.paths import project_root
+    from kenning.places.paths import project_for, project_root
 
     real = project_root(root)
     k.project_root = real
@@ -40,7 +39,7 @@ def _bind(k: Any, root: Path | None) -> None:
     except ConfigError as exc:
         raise ValidationError(str(exc)) from None
     if not os.environ.get("KENNING_PROJECT"):
-        k.project = project_key(real)
+        k.project = project_for(real, k.store.location)
 
 
 def _off(r: dict[str, Any], json_: bool) -> bool:

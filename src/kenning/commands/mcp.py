@@ -43,7 +43,7 @@ def register(app: typer.Typer) -> None:
             location = str(db) if db else str(default_db_path())
             # The store may be unavailable (corrupt, locked, unreachable): the server still
             # starts, keeps what it is told in files and opens the store once it answers.
-            k = Resilient(location, current_project(), lambda: Kenning(db), now_ms)
+            k = Resilient(location, current_project(location), lambda: Kenning(db), now_ms)
         except KenningError as exc:
             fail(str(exc))
         if k.real() is None:

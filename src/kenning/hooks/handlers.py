@@ -22,6 +22,7 @@ def settings_for(cwd: str | None) -> Settings:
     out["auto_memory"] = cfg.section("auto_memory")
     out["episodes"] = cfg.section("episodes")
     out["db"] = cfg.get("store", "db")
+    out["project"] = cfg.section("project")
     return out
 
 
@@ -50,7 +51,7 @@ def handle(event: str, payload: dict[str, object], settings: Settings, now_ms: i
         if settings["record_tools"]:
             record_tool(payload, cwd, location, now_ms, failed=event == "PostToolUseFailure")
         return ""
-    project = lean.project_for(cwd)
+    project = lean.project_for(cwd, location, settings.get("project"))  # type: ignore[arg-type]
     if event == "UserPromptSubmit":
         return prompt_submit(payload, settings, project, location, now_ms)
     if event == "Stop":
@@ -98,7 +99,10 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
     directory = lean.journal_dir(location)
     seen_file = seen.path(directory, str(payload.get("session_id") or ""))
     already = seen.load(seen_file)  # what this conversation was shown: not shown again
-    index = pindex.load(pindex.index_path(directory), location)
+    # A server store has other writers: its index is trusted for shared_refresh_s at most.
+    refresh_s = int(settings.get("shared_refresh_s", 30))  # type: ignore[call-overload]
+    shared = refresh_s * 1000 if "://" in location else None
+    index = pindex.load(pindex.index_path(directory), location, shared, now_ms)
     if index is not None:
         hits = pindex.rank(index, prompt, project, now_ms, k=top_k, min_confidence=floor,
                            seen=already)

@@ -22,10 +22,12 @@ def index_path(journal_dir: str) -> str:
     return os.path.join(journal_dir, FILE)
 
 
-def load(path: str, location: str) -> mmap.mmap | None:
+def load(path: str, location: str, max_age_ms: int | None = None, now_ms: int = 0
+         ) -> mmap.mmap | None:
     """The index, memory-mapped (only the pages a prompt touches are read), if it exists and
-    the store has not been written since it was built (for a server store: by this machine;
-    others' writes arrive with the next build); else None (ask the store)."""
+    the store has not been written since it was built (for a server store: by this machine)
+    and, with ``max_age_ms``, it was built at most that long before ``now_ms`` (a server
+    store's other writers: past that age prompts ask the server); else None (ask the store)."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
@@ -41,6 +43,8 @@ def load(path: str, location: str) -> mmap.mmap | None:
     if head[0] != F.MAGIC or head[1] != F.VERSION:
         return None
     if head[4] != lean.read_version(lean.version_file(location)):
+        return None
+    if max_age_ms is not None and now_ms - head[5] > max_age_ms:
         return None
     return data
 

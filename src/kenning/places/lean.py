@@ -60,14 +60,25 @@ def _find_root(start: str) -> str | None:
         here = parent
 
 
-def project_for(cwd: str | None) -> str:
-    """``$KENNING_PROJECT``, else the Claude Code key of the git root of ``cwd``."""
+def project_for(cwd: str | None, location: str | None = None,
+                project: dict[str, object] | None = None) -> str:
+    """``$KENNING_PROJECT``, else the project of ``cwd``'s git root under the ``[project]``
+    settings (``kenning.places.identity``: the path's Claude Code key on SQLite, the git
+    remote on a server ``location``)."""
     if env := os.environ.get("KENNING_PROJECT"):
         return env
-    from kenning.places.keys import project_key
-
     start = cwd or os.getcwd()
-    return project_key(git_root(start) or os.path.realpath(start))
+    root = git_root(start) or os.path.realpath(start)
+    settings = project or {}
+    identity = str(settings.get("identity") or "auto")
+    explicit = str(settings.get("id") or "")
+    if not explicit and identity == "auto" and (not location or "://" not in location):
+        from kenning.places.keys import project_key  # the common case: no git config read
+
+        return project_key(root)
+    from kenning.places.identity import project_id
+
+    return project_id(root, location, identity, explicit)
 
 
 def version_file(location: str) -> str:

@@ -10,7 +10,7 @@ from kenning.places.keys import project_key
 
 APP = "kenning"
 __all__ = ["APP", "current_project", "data_dir", "default_db_path", "git_root",
-           "project_key", "project_root"]
+           "project_for", "project_key", "project_root"]
 
 
 def data_dir() -> Path:
@@ -60,9 +60,26 @@ def project_root(start: str | os.PathLike[str] | None = None) -> Path:
     return git_root(start) or Path(start or os.getcwd()).resolve()
 
 
-def current_project() -> str:
-    """``$KENNING_PROJECT`` if set, else the key of the current directory's project root."""
+def current_project(location: str | None = None) -> str:
+    """``$KENNING_PROJECT`` if set, else the current directory's project (see
+    ``project_for``)."""
+    return project_for(None, location)
+
+
+def project_for(start: str | os.PathLike[str] | None, location: str | None = None) -> str:
+    """``$KENNING_PROJECT`` if set, else the project of ``start``'s project root under its
+    ``[project]`` settings (``kenning.places.identity``): Claude Code's key of the path, or on
+    a server store (``location``) the repository's normalised remote."""
     if env := os.environ.get("KENNING_PROJECT"):
         return env
-    return project_key(project_root())
+    root = project_root(start)
+    from kenning.config import ConfigError, load
+    from kenning.errors import ValidationError
+    from kenning.places.identity import project_id
+
+    try:
+        settings = load(str(root)).section("project")
+    except ConfigError as exc:
+        raise ValidationError(str(exc)) from None
+    return project_id(str(root), location, str(settings["identity"]), str(settings["id"]))
 
