@@ -105,9 +105,7 @@ class RecallService:
 
     def _find(self, memory_id: str) -> Memory:
         """The memory with this id or unique id prefix, as of now."""
-        if not isinstance(memory_id, str) or not memory_id.strip():
-            raise ValidationError("memory id is empty")
-        key = memory_id.strip().upper()
+        key = v.identifier(memory_id).upper()
         found = self.store.get_many([key]).get(key)
         if found is not None:
             return self.live(found, None)

@@ -22,6 +22,7 @@ from kenning.hooks.pgcontext import RANK as _RANK
 from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS, STANDING
 from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, SessionEvent
 from kenning.places.lean import mark_written, version_file
+from kenning.store import guard
 from kenning.store.base import SCHEMA_VERSION, UPDATABLE, reject_cycles, validity
 from kenning.store.keywordplan import RANK_BUDGET, KeywordPlan, plan
 from kenning.store.sqlite import (
@@ -624,6 +625,9 @@ class PostgresStore:
     ) -> list[Memory]:
         from psycopg.types.json import Jsonb
 
+        memories, found = guard.memories(memories)
+        redactions += found
+        links = guard.links(links)
         params = [
             (m.id, self.organisation, self.workspace, m.type.value, m.topic, m.summary,
              m.content, m.category.value, Jsonb(list(m.tags)), m.source, m.confidence,
@@ -719,6 +723,8 @@ class PostgresStore:
         bad = set(fields) - UPDATABLE
         if bad:
             raise ValueError(f"cannot update field(s): {', '.join(sorted(bad))}")
+        fields, found = guard.fields(fields)
+        redactions += found
         values: dict[str, Any] = {}
         for key, value in fields.items():
             if key == "tags":
@@ -972,7 +978,7 @@ class PostgresStore:
         conn.execute(
             "INSERT INTO confidence_log(memory_id, at_ms, confidence, reason) "
             "SELECT id, %s, confidence, %s FROM memories WHERE id = ANY(%s) ORDER BY id",
-            (at_ms, reason, list(ids)),
+            (at_ms, guard.reason(reason), list(ids)),
         )
 
     def confidence_history(
@@ -991,6 +997,7 @@ class PostgresStore:
 
         if not events:
             return []
+        events = guard.events(events)
 
         def work(conn: psycopg.Connection[Any]) -> list[str]:
             new: list[str] = []
@@ -1174,6 +1181,7 @@ class PostgresStore:
     def add_links(self, links: Sequence[Link]) -> builtins.list[Link]:
         if not links:
             return []
+        links = guard.links(links)
 
         def work(conn: psycopg.Connection[Any]) -> list[Link]:
             self._insert_links(conn, links)
@@ -1270,7 +1278,7 @@ class PostgresStore:
                              f"WHERE {mine}", (confidence, link_id))
             if metadata is not None:
                 conn.execute(f"UPDATE memory_links l SET metadata = %s FROM memories m "
-                             f"WHERE {mine}", (Jsonb(metadata), link_id))
+                             f"WHERE {mine}", (Jsonb(guard.metadata(metadata)), link_id))
                 self._revalidate(conn, self._superseded_by_links(conn, "l.id = %s", [link_id]))
             return conn.execute(
                 f"SELECT {_L_COLUMNS} FROM memory_links l JOIN memories m ON m.id = l.from_id "
@@ -1284,6 +1292,7 @@ class PostgresStore:
     def rename_relationship(self, old: str, new: str, link_type: LinkType) -> int:
         from psycopg.types.json import Jsonb
 
+        new = guard.reason(new)
         def work(conn: psycopg.Connection[Any]) -> int:
             rows = conn.execute(
                 "SELECT l.id, l.from_id, l.to_id, l.metadata FROM memory_links l JOIN memories m "
@@ -1435,7 +1444,8 @@ class PostgresStore:
 
         def work(conn: psycopg.Connection[Any]) -> int:
             known = self._owned_ids(conn, sorted({r[0] for r in rows}))
-            kept = [(m, int(at), float(conf), str(r)) for m, at, conf, r in rows if m in known]
+            kept = [(m, int(at), float(conf), guard.reason(str(r))) for m, at, conf, r in rows
+                    if m in known]
             with conn.cursor() as cur:
                 cur.executemany(
                     "INSERT INTO confidence_log(memory_id, at_ms, confidence, reason) "
