@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from kenning.errors import ValidationError
-from kenning.files import atomic_write_bytes
+from kenning.files import atomic_write_bytes, confined
 
 SERVER = "kenning"
 MANIFEST = "kenning-init.json"
@@ -86,8 +86,11 @@ def targets(project_root: Path, user: bool, home: Path | None = None) -> dict[st
     if user:
         return {"settings": home / ".claude" / "settings.json", "mcp": home / ".claude.json",
                 "manifest": home / ".claude" / MANIFEST}
-    return {"settings": project_root / ".claude" / "settings.json",
-            "mcp": project_root / ".mcp.json", "manifest": project_root / ".claude" / MANIFEST}
+    project = {"settings": project_root / ".claude" / "settings.json",
+               "mcp": project_root / ".mcp.json", "manifest": project_root / ".claude" / MANIFEST}
+    # A symbolic link in the repository (.claude -> elsewhere) must not lead the writes out.
+    return {name: confined(path, project_root, "Claude Code settings")
+            for name, path in project.items()}
 
 
 def _with_hooks(settings: dict[str, Any], user: bool) -> dict[str, Any]:

@@ -34,7 +34,12 @@ AgentOpt = Annotated[str | None, typer.Option("--agent", help="Only this agent's
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
+    """One line on stderr and exit ``code``; the message is redacted (it may quote input) and
+    its control characters escaped."""
+    from kenning.redact import redact
+    from kenning.terminal import safe
+
+    typer.echo(f"error: {safe(redact(message).text)}", err=True)
     raise typer.Exit(code)
 
 
@@ -89,10 +94,14 @@ def progress_printer() -> Any:
 def console(err: bool = False) -> Any:
     from rich.console import Console
 
-    stream = sys.stderr if err else sys.stdout
+    from kenning.terminal import raw
+
+    # rich writes its own colours: it gets the stream under the control-character filter, and
+    # what it prints of a memory is cleaned by ``terminal.safe`` (``memory_table``).
+    stream = raw(sys.stderr if err else sys.stdout)
     # Piped output keeps whole rows rather than squeezing into 80 columns.
     width = None if stream.isatty() else 200
-    return Console(stderr=err, highlight=False, soft_wrap=False, width=width)
+    return Console(file=stream, highlight=False, soft_wrap=False, width=width)
 
 
 def emit(data: Any) -> None:
@@ -108,6 +117,8 @@ def memory_table(memories: list[Any], title: str | None = None, scores: list[flo
                   ) -> None:
     from rich.markup import escape
     from rich.table import Table
+
+    from kenning.terminal import safe
 
     table = Table(title=title, show_lines=False, header_style="bold")
     table.add_column("id", no_wrap=True, style="cyan")
@@ -126,9 +137,10 @@ def memory_table(memories: list[Any], title: str | None = None, scores: list[flo
         if m.superseded_by:
             outcome += f" [superseded by {m.superseded_by[:8]}]"
         row += [
-            # Escaped: rich would take "[failed]" or "[superseded by ...]" for markup.
-            m.type.value, m.topic or "", escape(short(m.summary) + outcome), f"{m.confidence:.2f}",
-            m.created_time.strftime("%Y-%m-%d %H:%M"),
+            # Escaped: rich would take "[failed]" or "[superseded by ...]" for markup; the
+            # text is cleaned of control characters (rich writes to the raw stream).
+            m.type.value, escape(safe(m.topic or "")), escape(safe(short(m.summary) + outcome)),
+            f"{m.confidence:.2f}", m.created_time.strftime("%Y-%m-%d %H:%M"),
         ]
         table.add_row(*row)
     console().print(table)
