@@ -114,8 +114,9 @@ class RecallService:
             if len(matches) == 1:
                 return self.live(self.store.get_many(matches)[matches[0]], None)
             if len(matches) > 1:
-                raise ValidationError(f"id prefix {memory_id!r} is ambiguous; give more of it")
-        raise NotFoundError(f"no memory with id {memory_id!r}")
+                raise ValidationError(f"id prefix {v.shown(memory_id)} is ambiguous; give more "
+                                      "of it")
+        raise NotFoundError(f"no memory with id {v.shown(memory_id)}")
 
     def filters(
         self,

@@ -49,17 +49,25 @@ def _choice(enum: type[Enum], value: object, what: str) -> Any:
         except ValueError:
             pass
     allowed = ", ".join(e.value for e in enum)
-    raise ValidationError(f"unknown {what} {_shown(value)}: expected one of {allowed}")
+    raise ValidationError(f"unknown {what} {shown(value)}: expected one of {allowed}")
 
 
-def _shown(value: object) -> str:
-    """A rejected value for an error message: clipped, control characters escaped and any
-    secret in it redacted (the message is printed and may be logged)."""
+MAX_QUOTED = 32
+
+
+def shown(value: object) -> str:
+    """A refused value as an error message quotes it: short values (a mistyped type, an id)
+    quoted with control characters escaped and any secret in them redacted; a longer one only
+    described, since it may be, or hold, a secret no detector recognises on its own (the
+    message is printed, returned to agents and logged)."""
     from kenning.redact import redact
 
     if not isinstance(value, str):
-        return redact(repr(value)).text
-    return repr(redact(value).text[:80])
+        text = redact(repr(value)).text
+        return text if len(text) <= MAX_QUOTED else f"(a {type(value).__name__})"
+    if len(value) > MAX_QUOTED:
+        return f"(a {len(value)}-character value)"
+    return repr(redact(value).text)
 
 
 def memory_type(value: object) -> MemoryType:
@@ -140,7 +148,7 @@ def tags(values: Iterable[object] | str | None) -> tuple[str, ...]:
             continue
         _no_control(t, "a tag")
         if len(t) > MAX_TAG_CHARS:
-            raise ValidationError(f"tag {_shown(t[:20])}… is longer than {MAX_TAG_CHARS} "
+            raise ValidationError(f"tag {shown(t[:20])}… is longer than {MAX_TAG_CHARS} "
                                   "characters")
         if t not in out:
             out.append(t)
@@ -157,7 +165,7 @@ def agent(value: object) -> str | None:
         _no_control(value, "agent name")
     if not isinstance(value, str) or not _AGENT.fullmatch(value) or ".." in value:
         raise ValidationError(
-            f"agent name {_shown(value)} is not allowed: use 1-64 letters, digits, '.', '_' "
+            f"agent name {shown(value)} is not allowed: use 1-64 letters, digits, '.', '_' "
             "or '-'"
         )
     from kenning.redact import redact
