@@ -270,26 +270,27 @@ _TOKEN_SPECS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     (
         "azure_key",
         ("Q~",),
-        r"(?:(?<![\w~.-])|(?<=\\[nrt]))"
-        r"[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}+(?![\w~.-])",
+        r"[A-Za-z0-9_~.-](?:(?<![\w~.-].)|(?<=\\[nrt].))"
+        r"[A-Za-z0-9_~.-]{2}[0-9]Q~[A-Za-z0-9_~.-]{31,34}+(?![\w~.-])",
     ),
     ("mailgun_key", ("key-",), _tok("key-", 4, "[0-9a-z]{32}(?![A-Za-z0-9])")),
     (
         "mailgun_key",
         ("-",),
-        r"(?:(?<![A-Za-z0-9-])|(?<=\\[nrt]))"
-        r"[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}(?![A-Za-z0-9-])",
+        r"[0-9a-f](?:(?<![A-Za-z0-9-].)|(?<=\\[nrt].))"
+        r"[0-9a-f]{31}-[0-9a-f]{8}-[0-9a-f]{8}(?![A-Za-z0-9-])",
     ),
     (
         "mailchimp_key",
         ("-us",),
-        r"(?:(?<![A-Za-z0-9-])|(?<=\\[nrt]))[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])",
+        r"[0-9a-f](?:(?<![A-Za-z0-9-].)|(?<=\\[nrt].))[0-9a-f]{31}-us[0-9]{1,2}"
+        r"(?![A-Za-z0-9])",
     ),
     (
         "discord_token",
         (".",),
-        r"(?:(?<![A-Za-z0-9_.-])|(?<=\\[nrt]))"
-        r"[MNO][A-Za-z0-9]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}+"
+        r"[MNO](?:(?<![A-Za-z0-9_.-].)|(?<=\\[nrt].))"
+        r"[A-Za-z0-9]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}+"
         r"(?![A-Za-z0-9_.-])",
     ),
     (
@@ -301,8 +302,8 @@ _TOKEN_SPECS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     (
         "telegram_token",
         (":AA",),
-        r"(?:(?<=bot)|(?<![A-Za-z0-9_])|(?<=\\[nrt]))"
-        r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
+        r"[0-9](?:(?<=bot.)|(?<![A-Za-z0-9_].)|(?<=\\[nrt].))"
+        r"[0-9]{7,9}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
     ),
     ("databricks_token", ("dapi",), _tok("dapi", 4, "[0-9a-f]{32}(?:-[0-9])?(?![A-Za-z0-9])")),
     ("square_token", ("sq0",), _tok("sq0(?:atp|csp|idp)-", 7, "[A-Za-z0-9_-]{22,60}+")),
@@ -331,7 +332,8 @@ _TOKEN_SPECS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     (
         "terraform_token",
         (".atlasv1.",),
-        r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}+",
+        r"[A-Za-z0-9](?:(?<![A-Za-z0-9].)|(?<=\\[nrt].))[A-Za-z0-9]{13}\.atlasv1\."
+        r"[A-Za-z0-9_=-]{60,70}+",
     ),
     ("google_oauth", ("GOCSPX-",), _tok("GOCSPX-", 7, "[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])")),
     ("google_oauth", ("ya29.",), _tok(r"ya29\.", 5, "[A-Za-z0-9_-]{20,}+")),
@@ -708,7 +710,9 @@ def _authorization(text: str) -> Iterator[_Span]:
 
 # --------------------------------------------------------------------------- CLI flags
 
-_VAL = r"(?P<v>\"[^\"\n]{1,512}+\"|'[^'\n]{1,512}+'|[^\s\"'][^\s\"']{0,511}+)"
+# A flag's value: quoted, or a bare word (not starting with a backtick or a comma: prose that
+# quotes the flag itself, "`mysql -p`, `curl -u`").
+_VAL = r"(?P<v>\"[^\"\n]{1,512}+\"|'[^'\n]{1,512}+'|[^\s\"'`,][^\s\"'`]{0,511}+)"
 _CLI_RES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     # mysql -pSECRET / -p'SECRET' (a bare "-p" prompts and is left alone)
     (
@@ -795,8 +799,12 @@ _SESSION_COOKIE_RE = re.compile(
 )
 
 
+_SESSION_NEEDLES = ("sid=", "sessionid=", "session=")
+
+
 def _cookies(text: str) -> Iterator[_Span]:
-    if "ess" in text or "ESS" in text or "sid=" in text:
+    low = text.lower() if "=" in text else ""
+    if any(n in low for n in _SESSION_NEEDLES):
         for m in _SESSION_COOKIE_RE.finditer(text):
             if not _is_placeholder(m.group("v")):
                 yield m.start("v"), m.end("v"), "cookie"
@@ -820,7 +828,8 @@ _NETRC_RE = re.compile(
 )
 # .pgpass: host:port:database:user:password, one entry per line.
 _PGPASS_RE = re.compile(
-    r"(?<!\S)[A-Za-z0-9_.*\[\]-]{1,253}+:(?:[0-9]{1,5}|\*):[^\s:]{1,128}+:[^\s:]{1,128}+:"
+    r"[A-Za-z0-9_.*\[\]-](?<!\S.)[A-Za-z0-9_.*\[\]-]{0,252}+:(?:[0-9]{1,5}|\*):[^\s:]{1,128}+"
+    r":[^\s:]{1,128}+:"
     r"(?P<v>[^\s]{1,512}+)(?!\S)"
 )
 
@@ -831,6 +840,10 @@ _SPACED_RE = re.compile(
     r"(?<![\w-])(?i:password|passwd|passphrase|secret|token|api[_-]?key)[ \t]++"
     r"(?P<v>[A-Za-z0-9+/=_.~!@#$%^&*-]{12,512}+)(?![^\s'\"),;])"
 )
+
+
+_SPACED_NEEDLES = ("password ", "passwd ", "passphrase ", "secret ", "token ", "key ",
+                   "password\t", "secret\t", "token\t", "key\t")
 
 
 def _credential_files(text: str) -> Iterator[_Span]:
@@ -844,6 +857,9 @@ def _credential_files(text: str) -> Iterator[_Span]:
             value = m.group("v")
             if not _is_placeholder(value) and (named or _credential_like(value)):
                 yield m.start("v"), m.end("v"), "password"
+    low = text.lower()
+    if not any(n in low for n in _SPACED_NEEDLES):
+        return
     for m in _SPACED_RE.finditer(text):
         value = m.group("v").rstrip(".,;:")
         if _credential_like(value):
