@@ -15,8 +15,9 @@ import base64
 import json
 import random
 import string
+from dataclasses import dataclass
 
-__all__ = ["NEGATIVE_SAMPLES", "SECRET_SAMPLES", "SECRET_SAMPLE_KINDS"]
+__all__ = ["CORPUS", "NEGATIVE_SAMPLES", "SECRET_SAMPLES", "SECRET_SAMPLE_KINDS", "SecretSample"]
 
 _UP = string.ascii_uppercase
 _LO = string.ascii_lowercase
@@ -340,8 +341,441 @@ _SAMPLES: list[tuple[str, str, str]] = [
     ("redis-cli -h cache.internal -a R3d1sCl1Pw ping", "R3d1sCl1Pw", "password"),
 ]
 
-SECRET_SAMPLES: list[tuple[str, str]] = [(text, secret) for text, secret, _ in _SAMPLES]
-SECRET_SAMPLE_KINDS: list[str] = [kind for _, _, kind in _SAMPLES]
+
+# Names of the samples above, in order: one per kind of secret the corpus covers.
+_NAMES = [
+    "aws-access-key-env", "aws-secret-key-ini", "aws-sts-secret-json", "aws-sts-key-prose",
+    "github-classic-in-url", "github-oauth-json", "github-server-token-log",
+    "github-fine-grained-env", "gitlab-pat-in-url", "slack-bot-token-code",
+    "slack-app-token-prose", "slack-webhook-url", "stripe-live-key-code",
+    "stripe-restricted-key-prose", "stripe-webhook-secret", "openai-project-key-env",
+    "openai-legacy-key-code", "anthropic-key-code", "google-api-key-in-url", "npm-token-npmrc",
+    "pypi-token-pypirc", "huggingface-token-cli", "sendgrid-key-env", "twilio-api-key-cli",
+    "digitalocean-token-cli", "shopify-token-header", "jwt-bearer-header", "jwt-session-cookie",
+    "pem-rsa", "pem-openssh", "pem-encrypted-pkcs8", "pem-ec-with-headers", "pem-json-escaped",
+    "postgres-url-password", "redis-url-password", "mongodb-url-password", "env-password",
+    "yaml-password-quoted", "json-password", "django-secret-key", "env-secret-token",
+    "azure-client-secret-yaml", "hex-api-key-yaml", "rails-secret-key-base",
+    "kubernetes-secret-data", "powershell-env-api-key", "query-param-api-key",
+    "pgpassword-env", "go-password", "php-array-password", "toml-token", "xml-password",
+    "basic-auth-header", "mysql-p-quoted", "mysqldump-p", "curl-user-password",
+    "docker-login-password", "sshpass-p", "redis-cli-a",
+]  # fmt: skip
+
+
+def _capitalised(label: str, n: int = 16, alphabet: str = _ALNUM) -> str:
+    """A random value starting with a capital and mixing cases (and digits when the alphabet
+    has them): the shape that once read as a type annotation in ``key: Value``."""
+    rng = random.Random(f"kenning-cap-{label}")
+    while True:
+        value = rng.choice(_UP) + "".join(rng.choice(alphabet) for _ in range(n - 1))
+        if any(c.islower() for c in value) and sum(c.isupper() for c in value) >= 3:
+            return value
+
+
+_BECH32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
+AZURE_STORAGE_KEY = "FAKE" + _fake("azure-storage", _ALNUM + "+/", 82) + "=="
+AZURE_SB_KEY = "FAKE" + _fake("azure-sb", _ALNUM + "+/", 39) + "="
+AZURE_SAS_SIG = "FAKE" + _fake("azure-sas", _ALNUM, 20) + "%2B" + _fake("sas2", _ALNUM, 16) + "%3D"
+AZURE_AD_SECRET = (
+    _fake("azure-ad1", _ALNUM, 3) + "8Q~" + "FAKE" + _fake("azure-ad2", _ALNUM + "_~.-", 29)
+    + _fake("azure-ad3", _ALNUM, 1)
+)  # fmt: skip
+AZURE_APIM_KEY = "deadbeef" + _fake("azure-apim", _HEX, 24)
+MAILGUN_LEGACY = "key-" + "deadbeef" + _fake("mailgun", _LO + _DIG, 24)
+MAILGUN_PRIVATE = (
+    "deadbeef" + _fake("mailgun-2", _HEX, 24) + "-" + _fake("mg3", _HEX, 8) + "-"
+    + _fake("mg4", _HEX, 8)
+)  # fmt: skip
+MAILCHIMP = "deadbeef" + _fake("mailchimp", _HEX, 24) + "-us21"
+DISCORD_BOT = (
+    "MTA" + _fake("discord1", _ALNUM, 23) + "." + _fake("discord2", _B64URL, 6) + ".FAKE"
+    + _fake("discord3", _B64URL, 34)
+)  # fmt: skip
+DISCORD_WEBHOOK = (
+    "https://discord.com/api/webhooks/1" + _fake("dwh1", _DIG, 18) + "/FAKE"
+    + _fake("dwh2", _B64URL, 64)
+)  # fmt: skip
+TELEGRAM = "7" + _fake("tg1", _DIG, 9) + ":AAF" + "FAKE" + _fake("tg2", _B64URL, 28)
+DATABRICKS = "dapi" + "deadbeef" + _fake("databricks", _HEX, 24)
+SQUARE_ACCESS = "EAAA" + "FAKE" + _fake("square", _B64URL, 56)
+SQUARE_SECRET = "sq0csp-" + "FAKE" + _fake("square-2", _B64URL, 39)
+COOKIE_SESSION = _fake("cookie", _LO + _DIG, 32)
+SET_COOKIE = "s%3AFAKE" + _fake("setcookie1", _B64URL, 28) + "." + _fake("setcookie2", _ALNUM, 43)
+NETRC_PASSWORD = "FAKE" + _fake("netrc", _ALNUM, 20)
+NETRC_INLINE = "nEtRc" + _fake("netrc-2", _ALNUM + "!#%", 14)
+PEM_JSON_CUT = (
+    "-----BEGIN PRIVATE KEY-----\\n"
+    + _pem_body("gcp-cut", 3).replace("\n", "\\n")
+    + "\\n" + _fake("gcp-cut-tail", _ALNUM, 21)
+)  # fmt: skip
+PEM_JSON_TWICE = (
+    "-----BEGIN RSA PRIVATE KEY-----\\\\n"
+    + _pem_body("twice", 3).replace("\n", "\\\\n")
+    + "\\\\n-----END RSA PRIVATE KEY-----"
+)  # fmt: skip
+PEM_B64 = base64.b64encode(PEM_RSA.encode()).decode()
+CAP_YAML = _capitalised("yaml")
+CAP_PROSE = _capitalised("prose", 18)
+CAP_HEADER = _capitalised("header", 24)
+CAP_UPPER_KEY = _capitalised("upper-key", 20)
+CAP_ENV = _capitalised("env", 14)
+CAP_LOG = _capitalised("log", 12)
+CAP_ALPHA = _capitalised("alpha", 14, _UP + _LO)
+CAP_PROPERTIES = _capitalised("properties", 16)
+PGPASS = "FAKE" + _fake("pgpass", _ALNUM, 16)
+PHP_DEFINE = "FAKE" + _fake("php-define", _ALNUM + "!@#", 14)
+ENV_SUBSCRIPT = "FAKE" + _fake("env-subscript", _ALNUM, 28)
+GO_SETENV = "FAKE" + _fake("go-setenv", _ALNUM, 24)
+DOCKER_AUTH = base64.b64encode(b"ci:FAKE" + _fake("docker-auth", _ALNUM, 20).encode()).decode()
+NPM_AUTH = base64.b64encode(b"deploy:FAKE" + _fake("npm-auth", _ALNUM, 16).encode()).decode()
+ADO_PASSWORD = "FAKE" + _fake("ado", _ALNUM + "!#", 14)
+OKTA = "00" + "FAKE" + _fake("okta", _ALNUM + "-_", 36)
+AWS_SESSION_TOKEN = "FwoGZXIvYXdzEFAKE" + _fake("aws-session", _ALNUM + "+/", 180)
+ATLASSIAN = "ATATT3xFfGF0" + "FAKE" + _fake("atlassian", _B64URL, 170) + "=" + "DEADBEEF"
+VAULT = "hvs." + "CAESIFAKE" + _fake("vault", _B64URL, 86)
+GRAFANA = "glsa_" + "FAKE" + _fake("grafana", _ALNUM, 28) + "_" + _fake("grafana2", _HEX, 8)
+AGE = "AGE-SECRET-KEY-1" + _fake("age", _BECH32, 58)
+POSTMAN = "PMAK-" + _fake("postman1", _HEX, 24) + "-" + _fake("postman2", _HEX, 34)
+LINEAR = "lin_api_" + "FAKE" + _fake("linear", _ALNUM, 36)
+NEWRELIC = "NRAK-" + "FAKE" + _fake("newrelic", _UP + _DIG, 23)
+DOPPLER = "dp.pt." + "FAKE" + _fake("doppler", _ALNUM, 39)
+TERRAFORM = _fake("tfc1", _ALNUM, 14) + ".atlasv1." + "FAKE" + _fake("tfc2", _ALNUM, 63)
+GOOGLE_OAUTH_SECRET = "GOCSPX-" + "FAKE" + _fake("gocspx", _B64URL, 24)
+GOOGLE_ACCESS = "ya29." + "a0FAKE" + _fake("ya29", _B64URL, 150)
+GROQ = "gsk_" + "FAKE" + _fake("groq", _ALNUM, 48)
+XAI = "xai-" + "FAKE" + _fake("xai", _ALNUM, 76)
+REPLICATE = "r8_" + "FAKE" + _fake("replicate", _ALNUM, 33)
+PERPLEXITY = "pplx-" + "FAKE" + _fake("pplx", _ALNUM, 44)
+SENTRY = "sntrys_" + "eyJpYXQiOjE3MDAwMDAwMDB9FAKE" + _fake("sentry", _B64URL, 60)
+DOCKER_HUB = "dckr_pat_" + "FAKE" + _fake("dckr", _B64URL, 23)
+TAILSCALE = "tskey-auth-" + "kFAKE" + _fake("ts1", _ALNUM, 8) + "-" + _fake("ts2", _ALNUM, 33)
+BREVO = "xkeysib-" + "deadbeef" + _fake("brevo", _HEX, 56) + "-" + _fake("brevo2", _ALNUM, 16)
+RUBYGEMS = "rubygems_" + "deadbeef" + _fake("rubygems", _HEX, 40)
+AIRTABLE = "pat" + "FAKE" + _fake("airtable1", _ALNUM, 10) + "." + _fake("airtable2", _HEX, 64)
+NOTION = "ntn_" + "FAKE" + _fake("notion", _ALNUM, 42)
+FIGMA = "figd_" + "FAKE" + _fake("figma", _B64URL, 36)
+BUILDKITE = "bkua_" + "deadbeef" + _fake("buildkite", _HEX, 32)
+NETLIFY = "nfp_" + "FAKE" + _fake("netlify", _ALNUM, 32)
+PLANETSCALE = "pscale_tkn_" + "FAKE" + _fake("pscale", _B64URL, 39)
+FLYIO = "fo1_" + "FAKE" + _fake("flyio", _B64URL, 39)
+SUPABASE = "sbp_" + "deadbeef" + _fake("supabase", _HEX, 32)
+ALIBABA = "LTAI" + "FAKE" + _fake("alibaba", _ALNUM, 16)
+BITBUCKET = "ATBB" + "FAKE" + _fake("bitbucket", _ALNUM, 28)
+HEROKU = "HRKU-AA" + "FAKE" + _fake("heroku", _B64URL, 54)
+MAPBOX = "sk.eyJ1IjoiZmFrZSIsImEiOiJGQUtFIn0." + _fake("mapbox", _B64URL, 22)
+TWITTER = "A" * 22 + "FAKE" + _fake("twitter", _ALNUM + "%", 88)
+DEEPSEEK = "sk-" + "deadbeef" + _fake("deepseek", _HEX, 24)
+SHOPIFY_SHARED = "shpss_" + "deadbeef" + _fake("shpss", _HEX, 24)
+
+_MORE: list[tuple[str, str, str, str]] = [
+    # ---- kinds that were never caught
+    (
+        "azure-storage-connection-string",
+        "AZURE_STORAGE_CONNECTION_STRING=DefaultEndpointsProtocol=https;AccountName=acmeprod;"
+        f"AccountKey={AZURE_STORAGE_KEY};EndpointSuffix=core.windows.net",
+        AZURE_STORAGE_KEY,
+        "azure_key",
+    ),
+    (
+        "azure-service-bus-connection-string",
+        "Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName="
+        f"RootManageSharedAccessKey;SharedAccessKey={AZURE_SB_KEY}",
+        AZURE_SB_KEY,
+        "azure_key",
+    ),
+    (
+        "azure-sas-token-url",
+        "az storage blob download -u 'https://acme.blob.core.windows.net/backups/db.bak?"
+        f"sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-01-01T00:00:00Z&spr=https&sig={AZURE_SAS_SIG}'",
+        AZURE_SAS_SIG,
+        "azure_key",
+    ),
+    (
+        "azure-ad-client-secret-prose",
+        f"The app registration's new client secret is {AZURE_AD_SECRET} (expires in 6 months)",
+        AZURE_AD_SECRET,
+        "azure_key",
+    ),
+    (
+        "azure-apim-subscription-key",
+        f"curl -H 'Ocp-Apim-Subscription-Key: {AZURE_APIM_KEY}' https://acme.azure-api.net/v1",
+        AZURE_APIM_KEY,
+        "api_key",
+    ),
+    (
+        "mailgun-legacy-key",
+        f"Mailgun rejected the request: the key {MAILGUN_LEGACY} was revoked last week",
+        MAILGUN_LEGACY,
+        "mailgun_key",
+    ),
+    (
+        "mailgun-private-key",
+        f"mg = Mailgun(domain='mg.acme.test', api='{MAILGUN_PRIVATE}')",
+        MAILGUN_PRIVATE,
+        "mailgun_key",
+    ),
+    (
+        "mailchimp-key",
+        f"client.set_config({{'server': 'us21', 'api': '{MAILCHIMP}'}})",
+        MAILCHIMP,
+        "mailchimp_key",
+    ),
+    (
+        "discord-bot-token",
+        f'bot.run("{DISCORD_BOT}")  # the bot reconnects on its own',
+        DISCORD_BOT,
+        "discord_token",
+    ),
+    (
+        "discord-webhook-url",
+        f"curl -H 'Content-Type: application/json' -d '{{\"content\":\"deployed\"}}' "
+        f"{DISCORD_WEBHOOK}",
+        DISCORD_WEBHOOK,
+        "discord_webhook",
+    ),
+    (
+        "telegram-bot-token-url",
+        f"curl -s https://api.telegram.org/bot{TELEGRAM}/sendMessage -d chat_id=42 -d text=hi",
+        TELEGRAM,
+        "telegram_token",
+    ),
+    (
+        "telegram-bot-token-code",
+        f"bot = telebot.TeleBot('{TELEGRAM}', parse_mode=None)",
+        TELEGRAM,
+        "telegram_token",
+    ),
+    (
+        "databricks-token",
+        f"databricks configure --host https://adb-1234.azuredatabricks.net; token {DATABRICKS}",
+        DATABRICKS,
+        "databricks_token",
+    ),
+    (
+        "square-access-token",
+        f"client = Client(access_token='{SQUARE_ACCESS}', environment='production')",
+        SQUARE_ACCESS,
+        "square_token",
+    ),
+    (
+        "square-oauth-secret",
+        f"The Square application secret {SQUARE_SECRET} is only needed for OAuth.",
+        SQUARE_SECRET,
+        "square_token",
+    ),
+    (
+        "cookie-session-header",
+        f"curl -H 'Cookie: theme=dark; sessionid={COOKIE_SESSION}; lang=en-GB' "
+        "https://admin.acme.test/",
+        COOKIE_SESSION,
+        "cookie",
+    ),
+    (
+        "set-cookie-session",
+        f"< Set-Cookie: connect.sid={SET_COOKIE}; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT;"
+        " HttpOnly",
+        SET_COOKIE,
+        "cookie",
+    ),
+    (
+        "netrc-password",
+        f"cat ~/.netrc\nmachine api.heroku.com\n  login deploy@acme.test\n  password "
+        f"{NETRC_PASSWORD}\n",
+        NETRC_PASSWORD,
+        "password",
+    ),
+    (
+        "netrc-one-line",
+        f"echo 'machine git.acme.test login ci password {NETRC_INLINE}' >> ~/.netrc",
+        NETRC_INLINE,
+        "password",
+    ),
+    (
+        "pem-json-escaped-cut",
+        '{"type": "service_account", "project_id": "acme", "private_key": "' + PEM_JSON_CUT,
+        PEM_JSON_CUT,
+        "private_key",
+    ),
+    (
+        "pem-json-escaped-twice",
+        '{"message": "{\\"key\\": \\"' + PEM_JSON_TWICE + '\\"}"}',
+        PEM_JSON_TWICE,
+        "private_key",
+    ),
+    (
+        "pem-base64-kubeconfig",
+        f"users:\n- name: admin\n  user:\n    client-key-data: {PEM_B64}\n",
+        PEM_B64,
+        "private_key",
+    ),
+    # ---- key: Value with a capitalised value (once read as a type annotation)
+    (
+        "yaml-password-capitalised",
+        f"db:\n  host: db.internal\n  password: {CAP_YAML}\n  pool: 5",
+        CAP_YAML,
+        "password",
+    ),
+    (
+        "prose-password-capitalised",
+        f"The staging admin password: {CAP_PROSE} (rotate it after the demo).",
+        CAP_PROSE,
+        "password",
+    ),
+    (
+        "header-api-key-capitalised",
+        f"curl -H 'X-Api-Key: {CAP_HEADER}' https://api.acme.test/v2/orders",
+        CAP_HEADER,
+        "api_key",
+    ),
+    (
+        "upper-key-capitalised",
+        f"SECRET: {CAP_UPPER_KEY}\nREGION: eu-west-1",
+        CAP_UPPER_KEY,
+        "secret",
+    ),
+    ("env-lower-key-capitalised", f"api_token={CAP_ENV} ./sync.sh", CAP_ENV, "token"),
+    (
+        "log-password-capitalised",
+        f"2024-05-02 10:11:12 INFO created user admin. Password: {CAP_LOG} - change it",
+        CAP_LOG,
+        "password",
+    ),
+    (
+        "properties-password-letters",
+        f"spring.datasource.url=jdbc:postgresql://db/app\nspring.datasource.password={CAP_ALPHA}",
+        CAP_ALPHA,
+        "password",
+    ),
+    (
+        "annotation-like-password",
+        f"    password: {CAP_PROPERTIES},  # from the vault dump",
+        CAP_PROPERTIES,
+        "password",
+    ),
+    # ---- other assignment forms
+    ("pgpass-line", f"~/.pgpass:\ndb.internal:5432:app:app_user:{PGPASS}", PGPASS, "password"),
+    ("php-define", f"define('DB_PASSWORD', '{PHP_DEFINE}');", PHP_DEFINE, "password"),
+    (
+        "environ-subscript",
+        f'os.environ["OPENAI_API_KEY"] = "{ENV_SUBSCRIPT}"',
+        ENV_SUBSCRIPT,
+        "api_key",
+    ),
+    ("go-setenv", f'os.Setenv("GITLAB_TOKEN", "{GO_SETENV}")', GO_SETENV, "token"),
+    (
+        "docker-config-auth",
+        '{"auths": {"registry.acme.test": {"auth": "' + DOCKER_AUTH + '"}}}',
+        DOCKER_AUTH,
+        "secret",
+    ),
+    ("npmrc-auth", f"registry=https://npm.acme.test/\n_auth={NPM_AUTH}", NPM_AUTH, "secret"),
+    (
+        "ado-connection-string",
+        "Server=tcp:acme.database.windows.net,1433;Initial Catalog=app;User ID=sa;"
+        f"Password={ADO_PASSWORD};Encrypt=True;",
+        ADO_PASSWORD,
+        "password",
+    ),
+    (
+        "okta-ssws-header",
+        f"curl -H 'Authorization: SSWS {OKTA}' https://acme.okta.com/api/v1/users",
+        OKTA,
+        "authorization",
+    ),
+    (
+        "aws-session-token",
+        f"[default]\naws_session_token = {AWS_SESSION_TOKEN}\n",
+        AWS_SESSION_TOKEN,
+        "token",
+    ),
+    # ---- more provider tokens
+    ("atlassian-api-token", f"JIRA_CREDS=me@acme.test:{ATLASSIAN}", ATLASSIAN, "atlassian_token"),
+    ("vault-token", f"vault login {VAULT}", VAULT, "vault_token"),
+    ("grafana-token", f"Grafana service account token {GRAFANA} (Editor)", GRAFANA,
+     "grafana_token"),
+    ("age-secret-key", f"# created: 2024-05-02\n{AGE}\n", AGE, "age_key"),
+    ("postman-key", f"newman run api.json --postman-api-key {POSTMAN}", POSTMAN, "postman_key"),
+    ("linear-key", f"const linear = new LinearClient({{ apiKey: '{LINEAR}' }})", LINEAR,
+     "linear_key"),
+    ("newrelic-key", f"New Relic user key {NEWRELIC} works for NerdGraph", NEWRELIC,
+     "newrelic_key"),
+    ("doppler-token", f"doppler configure set token {DOPPLER} --scope /", DOPPLER,
+     "doppler_token"),
+    (
+        "terraform-cloud-token",
+        f'credentials "app.terraform.io" {{ value = {TERRAFORM} }}',
+        TERRAFORM,
+        "terraform_token",
+    ),
+    (
+        "google-oauth-client-secret",
+        f"OAuth client created; its secret {GOOGLE_OAUTH_SECRET} goes in the vault",
+        GOOGLE_OAUTH_SECRET,
+        "google_oauth",
+    ),
+    (
+        "google-access-token",
+        f"gcloud auth print-access-token\n{GOOGLE_ACCESS}",
+        GOOGLE_ACCESS,
+        "google_oauth",
+    ),
+    ("groq-key", f"client = Groq(api_key={GROQ!r})", GROQ, "groq_key"),
+    ("xai-key", f"The xAI key {XAI} belongs to the research team", XAI, "xai_key"),
+    ("replicate-token", f"REPLICATE={REPLICATE} python gen.py", REPLICATE, "replicate_token"),
+    ("perplexity-key", f"pplx client uses {PERPLEXITY} in CI", PERPLEXITY, "perplexity_key"),
+    ("sentry-auth-token", f"sentry-cli --auth-token {SENTRY} releases new 1.2.3", SENTRY,
+     "sentry_token"),
+    ("docker-hub-token", f"echo {DOCKER_HUB} | docker login -u acme --password-stdin",
+     DOCKER_HUB, "docker_token"),
+    ("tailscale-auth-key", f"tailscale up --authkey={TAILSCALE} --ssh", TAILSCALE,
+     "tailscale_key"),
+    ("brevo-key", f"Brevo (Sendinblue) key {BREVO} for transactional mail", BREVO,
+     "brevo_key"),
+    ("rubygems-key", f"---\n:rubygems_api_key: {RUBYGEMS}\n", RUBYGEMS, "rubygems_token"),
+    ("airtable-pat", f"base = Api('{AIRTABLE}').base('appFAKE')", AIRTABLE, "airtable_token"),
+    ("notion-token", f"notion = Client(auth=\"{NOTION}\")", NOTION, "notion_token"),
+    ("figma-token", f"curl -H 'X-FIGMA-TOKEN: {FIGMA}' https://api.figma.com/v1/me", FIGMA,
+     "figma_token"),
+    ("buildkite-token", f"bk configure --token {BUILDKITE}", BUILDKITE, "buildkite_token"),
+    ("netlify-token", f"netlify deploy --auth {NETLIFY} --prod", NETLIFY, "netlify_token"),
+    ("planetscale-token", f"pscale auth login --service-token {PLANETSCALE}", PLANETSCALE,
+     "planetscale_token"),
+    ("flyio-token", f"fly deploy --access-token {FLYIO}", FLYIO, "flyio_token"),
+    ("supabase-token", f"supabase login --token {SUPABASE}", SUPABASE, "supabase_token"),
+    ("alibaba-access-key", f"aliyun configure set --access-key-id {ALIBABA} --region cn-hangzhou",
+     ALIBABA, "alibaba_key"),
+    ("bitbucket-app-password", f"git clone https://x-token-auth:{BITBUCKET}@bitbucket.org/a/b",
+     BITBUCKET, "bitbucket_token"),
+    ("heroku-api-key", f"heroku authorizations:create printed {HEROKU}", HEROKU, "heroku_key"),
+    ("mapbox-secret-token", f"MapboxAPI(token: \"{MAPBOX}\")", MAPBOX, "mapbox_token"),
+    ("twitter-bearer-token", f"tweepy.Client(bearer_token='{TWITTER}')", TWITTER,
+     "twitter_token"),
+    ("deepseek-key", f"DeepSeek answered 401 for {DEEPSEEK}", DEEPSEEK, "api_key"),
+    ("shopify-shared-secret", f"Shopify app shared secret: {SHOPIFY_SHARED}", SHOPIFY_SHARED,
+     "shopify_token"),
+]
+
+
+@dataclass(frozen=True)
+class SecretSample:
+    """One kind of secret in a realistic context: ``secret`` is the exact span that must be
+    replaced by ``[REDACTED:<kind>]`` and appears once in ``text``."""
+
+    name: str
+    text: str
+    secret: str
+    kind: str
+
+
+CORPUS: list[SecretSample] = [
+    SecretSample(name, text, secret, kind)
+    for name, (text, secret, kind) in zip(_NAMES, _SAMPLES, strict=True)
+] + [SecretSample(*sample) for sample in _MORE]
+"""Every kind of secret the corpus covers, each with a unique name."""
+
+SECRET_SAMPLES: list[tuple[str, str]] = [(s.text, s.secret) for s in CORPUS]
+SECRET_SAMPLE_KINDS: list[str] = [s.kind for s in CORPUS]
 
 NEGATIVE_SAMPLES: list[str] = [
     "Use JWT for auth: stateless, scales",

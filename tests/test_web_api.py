@@ -45,7 +45,8 @@ def open_k(store: Path) -> Iterator[Kenning]:
 
 
 def client(k: Kenning, **kw: Any) -> TestClient:
-    return TestClient(create_app(k, **kw), base_url=BASE)
+    """A client as the dashboard page is one: its writes carry the page's Origin."""
+    return TestClient(create_app(k, **kw), base_url=BASE, headers={"Origin": BASE})
 
 
 def a_link(k: Kenning, seeded: dict[str, Any]) -> Any:
@@ -378,3 +379,43 @@ def test_layout_keeps_communities_together() -> None:
     assert within < between.mean() / 3
     top = [np.argmax(np.where(community == c, rank, -1)) for c in range(30)]
     assert all(np.linalg.norm(pos[i] - centres[c]) < within for c, i in enumerate(top))
+
+
+def test_a_write_without_origin_is_refused_unless_the_browser_says_same_origin(
+        open_k: Kenning) -> None:
+    bare = TestClient(create_app(open_k, allow_writes=True), base_url=BASE)
+    before = open_k.health()["recommendations"]
+    for headers in ({}, {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "none"},
+                    {"Origin": "null"}):
+        r = bare.post("/api/relationships/merge", json={"word": "requires", "into": "needs"},
+                      headers=headers)
+        assert r.status_code == 403, headers
+        assert r.json()["code"] in ("no_origin", "cross_site")
+        assert "Origin" in r.json()["error"]
+    assert open_k.health()["recommendations"] == before
+    same = bare.post("/api/relationships/merge", json={"word": "nope_word", "into": "needs"},
+                     headers={"Sec-Fetch-Site": "same-origin"})
+    assert same.status_code == 200 and same.json()["moved"] == 0
+
+
+def test_a_body_over_the_limit_is_refused_and_changes_nothing(open_k: Kenning) -> None:
+    from kenning.web.app import MAX_BODY_BYTES
+
+    c = client(open_k, allow_writes=True)
+    before = open_k.health()["recommendations"]
+    word = "w" * (MAX_BODY_BYTES + 10)
+    declared = c.post("/api/relationships/merge", json={"word": word, "into": "needs"})
+    assert declared.status_code == 413 and declared.json()["code"] == "too_large"
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted while it streams in
+        yield b'{"word": "'
+        for _ in range(40):
+            yield b"w" * 65_536
+        yield b'", "into": "needs"}'
+
+    streamed = c.post("/api/relationships/merge", content=chunks(),
+                      headers={"Content-Type": "application/json"})
+    assert streamed.status_code == 413
+    assert open_k.health()["recommendations"] == before
+    ok = c.post("/api/relationships/merge", json={"word": "nope_word", "into": "needs"})
+    assert ok.status_code == 200

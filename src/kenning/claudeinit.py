@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from kenning.errors import ValidationError
-from kenning.files import atomic_write_bytes
+from kenning.files import atomic_write_bytes, confined
 
 SERVER = "kenning"
 PERMISSION = f"mcp__{SERVER}"
@@ -131,10 +131,14 @@ def targets(project_root: Path, user: bool, home: Path | None = None) -> dict[st
     """The files init touches: Claude Code settings and the client's MCP server list."""
     if user:
         return {"settings": user_settings_file(home), "mcp": client_config_file(home)}
-    paths = {"settings": project_root / LOCAL_SETTINGS, "mcp": client_config_file(home)}
+    # A symbolic link in the repository (.claude -> elsewhere) must not lead the writes out.
+    paths = {"settings": confined(project_root / LOCAL_SETTINGS, project_root,
+                                  "Claude Code settings"),
+             "mcp": client_config_file(home)}
     git_dir = project_root / ".git"
     if git_dir.is_dir():
-        paths["exclude"] = git_dir / "info" / "exclude"
+        paths["exclude"] = confined(git_dir / "info" / "exclude", project_root,
+                                    "the clone's git exclude file")
     return paths
 
 

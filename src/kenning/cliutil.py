@@ -35,7 +35,12 @@ AgentOpt = Annotated[str | None, typer.Option("--agent", help="Only this agent's
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
+    """One line on stderr and exit ``code``; the message is redacted (it may quote input) and
+    its control characters escaped."""
+    from kenning.redact import redact
+    from kenning.terminal import safe
+
+    typer.echo(f"error: {safe(redact(message).text)}", err=True)
     raise typer.Exit(code)
 
 
@@ -126,10 +131,14 @@ def progress_printer() -> Any:
 def console(err: bool = False) -> Any:
     from rich.console import Console
 
-    stream = sys.stderr if err else sys.stdout
+    from kenning.terminal import raw
+
+    # rich writes its own colours: it gets the stream under the control-character filter, and
+    # what it prints of a memory is cleaned by ``terminal.safe`` (``memory_table``).
+    stream = raw(sys.stderr if err else sys.stdout)
     # Piped output keeps whole rows rather than squeezing into 80 columns.
     width = None if stream.isatty() else 200
-    return Console(stderr=err, highlight=False, soft_wrap=False, width=width)
+    return Console(file=stream, highlight=False, soft_wrap=False, width=width)
 
 
 def emit(data: Any) -> None:

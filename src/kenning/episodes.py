@@ -89,10 +89,14 @@ def chunks(text: str, limit: int = CHUNK_CHARS) -> list[str]:
 
 def episode_items(turns: Iterable[tuple[str, int]], session_id: str | None,
                   source: str = "extract:transcript") -> list[dict[str, Any]]:
-    """``Kenning.remember_many`` items for a session's user turns, ``(text, line)`` each."""
+    """``Kenning.remember_many`` items for a session's user turns, ``(text, line)`` each. A turn
+    is redacted whole before it is cut into runs: a secret cut in two (a private key's lines
+    without its header) would no longer be recognised in either part."""
+    from kenning.redact import redact
+
     items = []
     for text, line in turns:
-        for n, chunk in enumerate(chunks(text)):
+        for n, chunk in enumerate(chunks(redact(text).text)):
             items.append({
                 "text": chunk, "type": "context", "topic": EPISODE_TOPIC,
                 "confidence": EPISODE_CONFIDENCE, "tags": ["episodic"], "source": source,

@@ -1,4 +1,5 @@
-"""An append-only log of internal errors (hooks fail open and land here); ``doctor`` shows it."""
+"""An append-only log of internal errors (hooks fail open and land here); ``doctor`` shows it.
+Every line is redacted: an exception's message and trace can quote the data that failed."""
 
 from __future__ import annotations
 
@@ -23,12 +24,14 @@ def log_error(where: str, exc: BaseException) -> None:
     try:
         path = log_path()
         path.parent.mkdir(parents=True, exist_ok=True)
-        entry = {
+        from kenning.redact import redact_obj
+
+        entry, _ = redact_obj({
             "at_ms": now_ms(),
             "where": where,
             "error": f"{type(exc).__name__}: {exc}",
             "trace": traceback.format_exception(exc)[-3:],
-        }
+        })
         line = (json.dumps(entry, ensure_ascii=False) + "\n").encode()
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:

@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from kenning import learning
 from kenning import validation as v
@@ -871,10 +871,14 @@ class Kenning:
         ``apply`` store the new ones plus a session_insight, in one transaction. A gotcha
         whose failure a stored gotcha already records counts the session as its evidence.
         With ``apply`` and ``episodes`` (``keep``), the user's turns are kept as episodes
-        (``kenning.episodes``)."""
-        return self._extraction().extract(transcript, repo, since, apply, llm=llm,
-                                          llm_budget=llm_budget, threshold=threshold,
-                                          episodes=episodes)
+        (``kenning.episodes``). The report is redacted like everything Kenning stores: a dry
+        run prints what commits and transcripts said, secrets and all, otherwise."""
+        from kenning.redact import redact_obj
+
+        report = self._extraction().extract(transcript, repo, since, apply, llm=llm,
+                                            llm_budget=llm_budget, threshold=threshold,
+                                            episodes=episodes)
+        return cast("dict[str, Any]", redact_obj(report)[0])
 
     def prune_episodes(self, options: EpisodeOptions | None = None) -> int:
         """Drop this project's episodes older than ``keep_days`` and the oldest beyond

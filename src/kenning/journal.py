@@ -160,7 +160,7 @@ def quarantine(directory: str, rejects: list[tuple[str, str]], now_ms: int) -> N
     path = os.path.join(directory, QUARANTINE)
     data = "".join(fastjson.dumps({
         "at_ms": now_ms, "error": redact(error[:2000]).text,
-        "line": redact(line[:MAX_QUARANTINED_LINE]).text,
+        "line": _redacted_line(line[:MAX_QUARANTINED_LINE]),
         **({"truncated": True} if len(line) > MAX_QUARANTINED_LINE else {}),
     }) + "\n" for line, error in rejects).encode()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -171,6 +171,19 @@ def quarantine(directory: str, rejects: list[tuple[str, str]], now_ms: int) -> N
         os.close(fd)
     if size > MAX_QUARANTINE_BYTES:
         _trim(path, MAX_QUARANTINE_BYTES * 3 // 4)
+
+
+def _redacted_line(line: str) -> str:
+    """A journal line redacted: a line that is JSON is redacted as its decoded strings (the
+    escapes of a JSON string hide a secret's edges from the detectors), then encoded again."""
+    from kenning.redact import redact, redact_obj
+
+    try:
+        value = fastjson.loads(line)
+    except ValueError:
+        return redact(line).text
+    red, count = redact_obj(value)
+    return fastjson.dumps(red) if count else line
 
 
 def _trim(path: str, keep: int) -> None:

@@ -144,6 +144,31 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
         k.project_root = root  # the auto memory a write syncs to (``on-write`` mode)
     lock = threading.Lock()
     app = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
+    checked_call = app.call_tool
+
+    async def call_tool(name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        """The SDK's tool call, with error messages that never quote an argument's value:
+        a refused argument is named with why (not echoed, since it may hold a secret, and
+        pydantic cuts long values in the middle, where no redactor recognises them), and any
+        other message is redacted."""
+        try:
+            return await checked_call(name, arguments, context)
+        except ToolError as exc:
+            from pydantic import ValidationError as ArgumentsError
+
+            from kenning.redact import redact
+
+            cause = exc.__cause__
+            if isinstance(cause, ArgumentsError):
+                said = "; ".join(
+                    f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}"
+                    for err in cause.errors())
+                message = f"Error executing tool {name}: invalid arguments: {said}"
+            else:
+                message = redact(str(exc)).text
+            raise type(exc)(message) from cause
+
+    app.call_tool = call_tool  # type: ignore[method-assign]
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False)
     writes = ToolAnnotations(read_only_hint=False, destructive_hint=False)
 

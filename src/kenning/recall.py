@@ -105,9 +105,7 @@ class RecallService:
 
     def _find(self, memory_id: str) -> Memory:
         """The memory with this id or unique id prefix, as of now."""
-        if not isinstance(memory_id, str) or not memory_id.strip():
-            raise ValidationError("memory id is empty")
-        key = memory_id.strip().upper()
+        key = v.identifier(memory_id).upper()
         found = self.store.get_many([key]).get(key)
         if found is not None:
             return self.live(found, None)
@@ -116,8 +114,9 @@ class RecallService:
             if len(matches) == 1:
                 return self.live(self.store.get_many(matches)[matches[0]], None)
             if len(matches) > 1:
-                raise ValidationError(f"id prefix {memory_id!r} is ambiguous; give more of it")
-        raise NotFoundError(f"no memory with id {memory_id!r}")
+                raise ValidationError(f"id prefix {v.shown(memory_id)} is ambiguous; give more "
+                                      "of it")
+        raise NotFoundError(f"no memory with id {v.shown(memory_id)}")
 
     def filters(
         self,

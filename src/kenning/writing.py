@@ -81,12 +81,21 @@ def _checked(check: Callable[[Any], Any]) -> Setter:
     return put
 
 
+def _redacted(value: Any) -> tuple[Any, int]:
+    """A string redacted before it is checked (a check that cuts it to a length must not cut a
+    secret in two, leaving a part the redactor no longer recognises); anything else as is."""
+    if not isinstance(value, str):
+        return value, 0
+    red = redact(value)
+    return red.text, red.count
+
+
 def _redacted_text(check: Callable[[Any], str | None]) -> Setter:
-    """An optional free-text field: checked, redacted, and None when it ends up empty."""
+    """An optional free-text field: redacted, checked, and None when it ends up empty."""
     def put(edit: Edit, key: str, value: Any) -> None:
-        red = redact(check(value) or "")
-        edit.redactions += red.count
-        edit.changes[key] = red.text or None
+        value, count = _redacted(value)
+        edit.redactions += count
+        edit.changes[key] = check(value) or None
     return put
 
 
@@ -117,6 +126,25 @@ def _metadata(edit: Edit, key: str, value: Any) -> None:
     edit.changes["metadata"] = meta
 
 
+def _redacted_tags(edit: Edit, key: str, value: Any) -> None:
+    """Tags, each checked and redacted."""
+    tags, count = _tags(value)
+    edit.redactions += count
+    edit.changes["tags"] = tags
+
+
+def _tags(value: Any) -> tuple[tuple[str, ...], int]:
+    """Checked tags with any secret in them redacted, and how many secrets went."""
+    out: list[str] = []
+    count = 0
+    for tag in v.tags(value):
+        red = redact(tag)
+        count += red.count
+        if red.text not in out:
+            out.append(red.text)
+    return tuple(out), count
+
+
 def _scope(edit: Edit, key: str, value: Any) -> None:
     """A scope; user-scope memories belong to no project, the others to their own (or this)."""
     scope = v.scope(value)
@@ -137,10 +165,12 @@ def _outcome_reason(edit: Edit, key: str, value: Any) -> None:
     if value is None:
         edit.changes["outcome_reason"] = None
         return
-    reason = redact(v.source(value) or "")
-    edit.redactions += reason.count
-    edit.changes["outcome_reason"] = reason.text
+    value, count = _redacted(value)
+    edit.redactions += count
+    edit.changes["outcome_reason"] = (v.reason(value, "outcome reason") or "")[:500]
 
+
+_FREE_TEXT = ("content", "summary", "topic", "source", "tags", "metadata", "outcome_reason")
 
 UPDATABLE: dict[str, Setter] = {
     "content": _content,
@@ -148,7 +178,7 @@ UPDATABLE: dict[str, Setter] = {
     "topic": _redacted_text(v.topic),
     "type": _checked(v.memory_type),
     "category": _checked(v.category),
-    "tags": _checked(v.tags),
+    "tags": _redacted_tags,
     "source": _redacted_text(v.source),
     "confidence": _checked(v.confidence),
     "metadata": _metadata,
@@ -218,11 +248,19 @@ class WritingService:
         now = self.clock()
         mtype = v.memory_type(type)
         body = v.content(text, self.max_content_chars)
-        red = redact(body)
-        red_summary = redact(v.summary(summary) or "")
-        meta, meta_count = redact_obj(v.metadata(dict(metadata) if metadata else None))
-        red_topic = redact(v.topic(topic) or "")
-        red_source = redact(v.source(source) or "")
+        if source is not None and not isinstance(source, str):
+            v.source(source)  # the type error, before anything is redacted
+        # Every field of the memory redacted together: a secret found in one is taken out of
+        # the others too (the terms of a rule in the metadata, a tag cut from the text).
+        record, count = redact_obj({
+            "content": body, "summary": v.summary(summary) or "", "topic": v.topic(topic) or "",
+            "source": source or "", "tags": list(v.tags(tags)),
+            "metadata": v.metadata(dict(metadata) if metadata else None)})
+        assert isinstance(record, dict)
+        red_text: str = record["content"]
+        meta = record["metadata"]
+        tag_values = tuple(dict.fromkeys(record["tags"]))
+        source = v.source(record["source"])
         mscope = v.scope(scope)
         created = now if created_at is None else to_ms(created_at, now, name="created_at")
         conf = (
@@ -233,12 +271,12 @@ class WritingService:
         memory = Memory(
             id=new_id(max(0, created)),
             type=mtype,
-            topic=red_topic.text or None,
-            summary=red_summary.text or make_summary(red.text),
-            content=red.text,
+            topic=record["topic"] or None,
+            summary=record["summary"] or make_summary(red_text),
+            content=red_text,
             category=v.category(category) if category else DEFAULT_CATEGORY[mtype],
-            tags=v.tags(tags),
-            source=red_source.text or None,
+            tags=tag_values,
+            source=source,
             confidence=conf,
             outcome=None,
             outcome_reason=None,
@@ -249,10 +287,9 @@ class WritingService:
             updated_at=now,
             last_accessed_at=None,
             access_count=0,
-            content_hash=content_hash(red.text),
-            metadata=meta,  # type: ignore[arg-type]
+            content_hash=content_hash(red_text),
+            metadata=meta,
         )
-        count = red.count + red_summary.count + meta_count + red_topic.count + red_source.count
         return memory, count
 
     def remember(self, text: str, **fields: Any) -> Memory:
@@ -275,7 +312,7 @@ class WritingService:
             try:
                 spec = pop_spec(fields)
                 if spec.reason:
-                    spec.reason = redact(spec.reason).text
+                    spec.reason = redact(v.reason(spec.reason) or "").text
                     fields["metadata"] = {**(fields.get("metadata") or {}), "reason": spec.reason}
                 memory, count = self.prepare(text, **fields)
             except (TypeError, ValidationError) as exc:
@@ -313,6 +350,7 @@ class WritingService:
         for m, spec in zip(prepared, specs, strict=True):
             for target, rel_word, why, tags in spec.explicit:
                 target_id = self._get(target).id
+                rel_word = redact(v.relationship(rel_word)).text
                 # Store words matter only when the table does not know the word.
                 known = {} if table_lookup(rel_word) else self._known_relationships()
                 rel = self._relations().resolve(rel_word, known)
@@ -320,7 +358,7 @@ class WritingService:
                 created_by = CreatedBy.USER if rel_word in EXPLICIT_PARAMS else CreatedBy.LLM
                 out.append(make_link(
                     m.id, target_id, rel, confidence=conf, created_by=created_by, now_ms=now,
-                    reason=redact(why).text if why else None, tags=tags,
+                    reason=redact(v.reason(why) or "").text or None, tags=_tags(tags)[0],
                 ))
         return out
 
@@ -332,7 +370,13 @@ class WritingService:
         current = self._get(memory_id)
         if "text" in fields:
             fields["content"] = fields.pop("text")
-        edit = Edit(current, fields, self.project, self.max_content_chars)
+        # The free-text fields redacted together first (a secret found in one is taken out of
+        # the others); each setter then checks its field.
+        given = {key: fields[key] for key in _FREE_TEXT if fields.get(key) is not None}
+        red, found = redact_obj(given)
+        assert isinstance(red, dict)
+        fields.update(red)
+        edit = Edit(current, fields, self.project, self.max_content_chars, redactions=found)
         for key, value in fields.items():
             put = UPDATABLE.get(key)
             if put is None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kenning.errors import ValidationError
+from kenning.files import confined
 from kenning.models import Scope
 from kenning.places.keys import project_key
 from kenning.places.paths import git_root
@@ -43,11 +44,15 @@ def memory_root(start: str | os.PathLike[str] | None = None) -> Path:
 
 def auto_memory_dir(start: str | os.PathLike[str] | None = None,
                     env: Mapping[str, str] | None = None) -> Path:
-    """``<config>/projects/<key>/memory`` for the project containing ``start``, or the
+    """``<config>/projects/<key>/memory`` for the project containing ``start`` (refused when a
+    symbolic link takes it outside the client's config directory), or the
     ``autoMemoryDirectory`` the client's settings name."""
     root = memory_root(start)
     chosen = client_auto_memory(root, env).directory
-    return chosen or claude_config_dir(env) / "projects" / client_key(root) / "memory"
+    if chosen is not None:
+        return chosen
+    config = claude_config_dir(env)
+    return confined(config / "projects" / client_key(root) / "memory", config, "auto memory in")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +134,8 @@ def agent_name(name: str) -> str:
 def agent_memory_dir(scope: Scope, agent: str, project_dir: str | os.PathLike[str] | None = None,
                      env: Mapping[str, str] | None = None) -> Path:
     """An agent's memory directory: ``<project>/.claude/agent-memory[-local]/<agent>/`` or
-    ``<config>/agent-memory/<agent>/`` (the client uses its working directory as project)."""
+    ``<config>/agent-memory/<agent>/`` (the client uses its working directory as project); refused
+    when a symbolic link takes it outside the project (or the config directory)."""
     name = agent_name(agent)
     if scope is Scope.USER:
         base = claude_config_dir(env) / "agent-memory"
@@ -140,4 +146,6 @@ def agent_memory_dir(scope: Scope, agent: str, project_dir: str | os.PathLike[st
     path = base / name
     if path.parent != base:
         raise ValidationError(f"agent name {agent!r} escapes {base}")
-    return path
+    # A symbolic link in the project (or the config dir) must not lead the writes elsewhere.
+    anchor = base.parent.parent if scope is not Scope.USER else base.parent
+    return confined(path, anchor, f"{scope.value}:{name} agent memory in")

@@ -188,8 +188,7 @@ class GraphService:
         a, b = self.get(from_id), self.get(to_id)
         if a.id == b.id:
             raise ValidationError("a memory cannot link to itself")
-        if not isinstance(relationship, str) or not relationship.strip():
-            raise ValidationError("relationship is empty")
+        relationship = redact(v.relationship(relationship)).text
         known = {} if table_lookup(relationship) else self.known_relationships()
         rel = self.relations().resolve(relationship, known)
         default = EXPLICIT_CONFIDENCE if rel.via == "table" else FREE_CONFIDENCE
@@ -197,7 +196,8 @@ class GraphService:
             a.id, b.id, rel,
             confidence=v.confidence(confidence if confidence is not None else default),
             created_by=CreatedBy(created_by), now_ms=self.clock(),
-            reason=redact(reason).text if reason else None, tags=v.tags(tags),
+            reason=redact(v.reason(reason) or "").text or None,
+            tags=[redact(t).text for t in v.tags(tags)],
             extra=v.metadata(dict(metadata) if metadata else None),
         ))
 
@@ -208,8 +208,7 @@ class GraphService:
         new, old = self.get(new_id), self.get(old_id)
         if new.id == old.id:
             raise ValidationError("a memory cannot supersede itself")
-        if reason is not None and not isinstance(reason, str):
-            raise ValidationError("reason must be a string")
+        reason = v.reason(reason)
         rel = self.relations().resolve("supersedes", {})
         return self.store.add_link(make_link(
             new.id, old.id, rel, confidence=EXPLICIT_CONFIDENCE, created_by=CreatedBy.USER,
@@ -222,7 +221,7 @@ class GraphService:
 
     def unlink(self, link_id: str) -> bool:
         """Delete one link; whether it existed."""
-        return self.store.delete_link(link_id)
+        return self.store.delete_link(v.identifier(link_id, "link id"))
 
     # -- traversal -----------------------------------------------------------------------------
 
@@ -545,7 +544,8 @@ class GraphService:
 
     def merge_relationship(self, word: str, into: str) -> int:
         """Rename ``word`` to ``into`` on every link, under ``into``'s core type."""
-        old, new = normalise_word(word), normalise_word(into)
+        old = normalise_word(v.relationship(word))
+        new = normalise_word(redact(v.relationship(into)).text)
         if not old or not new or old == new:
             raise ValidationError("give two different relationship words")
         rel = self.relations().resolve(new, self.known_relationships())
@@ -555,10 +555,9 @@ class GraphService:
 
     def downvote_link(self, link_id: str, step: float) -> Link:
         """Lower a link's confidence by ``step`` (floored at 0) and count the down-vote."""
-        if not isinstance(link_id, str) or not link_id.strip():
-            raise ValidationError("link id is empty")
+        link_id = v.identifier(link_id, "link id")
         step = v.confidence(step)
-        current = self.store.update_link(link_id.strip())
+        current = self.store.update_link(link_id)
         meta = {**current.metadata, "downvotes": int(current.metadata.get("downvotes", 0)) + 1}
         return self.store.update_link(current.id, confidence=max(0.0, current.confidence - step),
                                       metadata=meta)

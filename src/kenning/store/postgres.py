@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import logging
 import os
 import re
 import time
@@ -22,6 +23,7 @@ from kenning.hooks.pgcontext import RANK as _RANK
 from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS, STANDING
 from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, SessionEvent
 from kenning.places.lean import mark_written, version_file
+from kenning.store import guard
 from kenning.store.base import SCHEMA_VERSION, UPDATABLE, reject_cycles, validity
 from kenning.store.keywordplan import RANK_BUDGET, KeywordPlan, plan
 from kenning.store.sqlite import (
@@ -50,6 +52,21 @@ HNSW_M = int(os.environ.get("KENNING_PG_HNSW_M", "16"))
 HNSW_EF_CONSTRUCTION = int(os.environ.get("KENNING_PG_HNSW_EF_CONSTRUCTION", "64"))
 POOL_MAX = int(os.environ.get("KENNING_PG_POOL_MAX", "8"))
 RETRIES = 6  # deadlocks and serialisation failures are retried this often
+# Bounds on waiting for the server. A connection attempt (and the wait for a pooled one) gives
+# up after CONNECT_TIMEOUT_S; one statement after STATEMENT_TIMEOUT_MS (index builds and
+# ANALYZE lift it); a call whose connection was lost (the server restarted, the network went
+# away) tries again, backing off from 0.1 s to 1 s, for up to RECONNECT_S before its error.
+CONNECT_TIMEOUT_S = max(2, int(os.environ.get("KENNING_PG_CONNECT_TIMEOUT", "5")))
+STATEMENT_TIMEOUT_MS = int(os.environ.get("KENNING_PG_STATEMENT_TIMEOUT_MS", "60000"))
+RECONNECT_S = float(os.environ.get("KENNING_PG_RECONNECT_S", "15"))
+_BACKOFF_FIRST, _BACKOFF_MAX = 0.1, 1.0
+# A dead server that sends no reset is noticed by the kernel's keepalives within about 25 s.
+_KEEPALIVES = {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 5,
+               "keepalives_count": 3}
+# SQLSTATEs that mean the connection or the server went away, not that the query was wrong:
+# class 08 (connection exception), an administrator's or a crash's shutdown, a server still
+# starting up or recovering.
+_LOST_STATES = ("57P01", "57P02", "57P03")
 CHANGES_KEPT = 10_000
 # Rows written through one handle between ANALYZE runs: after a bulk load, stale statistics make
 # the planner join before it orders by distance instead of walking the HNSW index.
@@ -348,19 +365,28 @@ class PostgresStore:
         self._written = 0
         self._stats_checked = -STATS_CHECK_S
         self._bulk = False
+        # The driver and its pool log every failed reconnection attempt on stderr; Kenning's
+        # own error says what happened once, clearly.
+        logging.getLogger("psycopg").setLevel(logging.ERROR)
         try:
-            with psycopg.connect(dsn, autocommit=True, connect_timeout=10) as conn:
+            with psycopg.connect(dsn, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+                                 **_KEEPALIVES) as conn:
                 self._migrate(conn)
         except psycopg.Error as exc:
             raise StoreError(f"cannot open PostgreSQL store at {self._location}: "
                              f"{_first_line(exc)}") from exc
+        # The pool's own reconnection backs off exponentially up to minutes; here it gives up
+        # after CONNECT_TIMEOUT_S and the next call that needs a connection makes a new one,
+        # so connections come back within a second or two of the server.
         self._pool = ConnectionPool(
             dsn, min_size=1, max_size=max(1, pool_max), configure=self._configure,
             check=ConnectionPool.check_connection, open=False, name="kenning",
-            kwargs={"connect_timeout": 10},
+            kwargs={"connect_timeout": CONNECT_TIMEOUT_S, **_KEEPALIVES},
+            timeout=CONNECT_TIMEOUT_S, reconnect_timeout=CONNECT_TIMEOUT_S,
+            reconnect_failed=lambda pool: None,
         )
         try:
-            self._pool.open(wait=True, timeout=30)
+            self._pool.open(wait=True, timeout=2 * CONNECT_TIMEOUT_S)
         except Exception as exc:
             self._pool.close()
             raise StoreError(f"cannot open a connection pool to {self._location}: "
@@ -375,6 +401,7 @@ class PostgresStore:
         register_vector(conn)
         conn.execute(f"SET hnsw.ef_search = {self.ef_search}")
         conn.execute("SET hnsw.iterative_scan = relaxed_order")
+        conn.execute(f"SET statement_timeout = {STATEMENT_TIMEOUT_MS}")
         conn.commit()
 
     def _migrate(self, conn: psycopg.Connection[Any]) -> None:
@@ -410,27 +437,70 @@ class PostgresStore:
                              f"{FTS_STATISTICS}")
 
     def _run(self, fn: Callable[[psycopg.Connection[Any]], R]) -> R:
-        """Run ``fn`` in one transaction, retrying deadlocks and serialisation failures."""
+        """Run ``fn`` in one transaction, retrying deadlocks and serialisation failures, and a
+        lost connection until the server is back (``_reconnecting``)."""
         from psycopg import errors
 
-        for attempt in range(RETRIES):
+        def attempt() -> R:
+            for tries in range(RETRIES):
+                try:
+                    with self._pool.connection() as conn, conn.transaction():
+                        out = fn(conn)
+                    if self._memories_changed:
+                        # This machine's prompt index is now out of date: its hooks ask the
+                        # server.
+                        self._memories_changed = False
+                        mark_written(self._version_file)
+                    return out
+                except (errors.DeadlockDetected, errors.SerializationFailure):
+                    if tries == RETRIES - 1:
+                        raise
+                    time.sleep(0.005 * 2**tries)
+            raise AssertionError("unreachable")
+
+        return self._reconnecting(attempt)
+
+    def _reconnecting(self, attempt: Callable[[], R]) -> R:
+        """``attempt()``, again and again while the connection is lost (the server restarting,
+        the network down), backing off from 0.1 s to 1 s, for up to ``RECONNECT_S``; then a
+        StoreError that says so. A statement over ``STATEMENT_TIMEOUT_MS`` is a StoreError
+        that says so; any other database error is raised as it is.
+
+        A transaction cut off before its commit was rolled back by the server, so running it
+        again writes it once; one cut off during its commit may have been written, and its
+        second run finds the rows there (a memory, a link) and returns them."""
+        import psycopg
+        from psycopg import errors
+        from psycopg_pool import PoolTimeout
+
+        started = time.monotonic()
+        delay = _BACKOFF_FIRST
+        while True:
             try:
-                with self._pool.connection() as conn, conn.transaction():
-                    out = fn(conn)
-                if self._memories_changed:
-                    # This machine's prompt index is now out of date: its hooks ask the server.
-                    self._memories_changed = False
-                    mark_written(self._version_file)
-                return out
-            except (errors.DeadlockDetected, errors.SerializationFailure):
-                if attempt == RETRIES - 1:
+                return attempt()
+            except errors.QueryCanceled as exc:
+                raise StoreError(
+                    f"PostgreSQL at {self._location} cancelled a statement after "
+                    f"{STATEMENT_TIMEOUT_MS} ms (KENNING_PG_STATEMENT_TIMEOUT_MS): "
+                    f"{_first_line(exc)}") from exc
+            except (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout) as exc:
+                if not _connection_lost(exc):
                     raise
-                time.sleep(0.005 * 2**attempt)
-        raise AssertionError("unreachable")
+                waited = time.monotonic() - started
+                if waited + delay > RECONNECT_S:
+                    raise StoreError(
+                        f"PostgreSQL at {self._location} is unreachable: {_first_line(exc)} "
+                        f"(tried for {waited:.0f} s; KENNING_PG_RECONNECT_S sets how long)"
+                    ) from exc
+                time.sleep(delay)
+                delay = min(_BACKOFF_MAX, delay * 2)
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        with self._pool.connection() as conn:
-            return conn.execute(sql, params).fetchall()
+        def attempt() -> list[tuple[Any, ...]]:
+            with self._pool.connection() as conn:
+                return conn.execute(sql, params).fetchall()
+
+        return self._reconnecting(attempt)
 
     @contextmanager
     def bulk_load(self) -> Iterator[bool]:
@@ -483,6 +553,7 @@ class PostgresStore:
                     "SELECT count(*) FROM memory_vectors WHERE dim = %s", (dim,)).fetchone())[0]
                 mem_mb = min(4096, max(256, rows * (dim * 4 + 512) * 3 // 2 // 1_048_576))
                 conn.execute(f"SET LOCAL maintenance_work_mem = '{mem_mb}MB'")
+                conn.execute("SET LOCAL statement_timeout = 0")  # as long as the build takes
                 conn.execute(
                     f"CREATE INDEX IF NOT EXISTS {name} ON memory_vectors USING hnsw "
                     f"((vector::vector({dim})) vector_cosine_ops) WITH (m = {self.hnsw_m}, "
@@ -517,8 +588,11 @@ class PostgresStore:
 
     def analyze(self) -> None:
         """Refresh planner statistics (after bulk loads such as ``kenning migrate``)."""
-        with self._pool.connection() as conn:
+        def work(conn: psycopg.Connection[Any]) -> None:
+            conn.execute("SET LOCAL statement_timeout = 0")
             conn.execute("ANALYZE memories, memory_vectors, memory_links")
+
+        self._run(work)
         self._lexemes = None
 
     def _lexeme_stats(self) -> tuple[dict[str, float], float, float] | None:
@@ -627,6 +701,9 @@ class PostgresStore:
     ) -> list[Memory]:
         from psycopg.types.json import Jsonb
 
+        memories, found = guard.memories(memories)
+        redactions += found
+        links = guard.links(links)
         params = [
             (m.id, self.organisation, self.workspace, m.type.value, m.topic, m.summary,
              m.content, m.category.value, Jsonb(list(m.tags)), m.source, m.confidence,
@@ -722,6 +799,8 @@ class PostgresStore:
         bad = set(fields) - UPDATABLE
         if bad:
             raise ValueError(f"cannot update field(s): {', '.join(sorted(bad))}")
+        fields, found = guard.fields(fields)
+        redactions += found
         values: dict[str, Any] = {}
         for key, value in fields.items():
             if key == "tags":
@@ -876,16 +955,20 @@ class PostgresStore:
             f"WHERE v.dim = {dim} AND v.embedder = %s AND {self._mine}{where} "
             f"ORDER BY {dist} LIMIT %s"
         )
-        out: list[list[tuple[str, float]]] = []
         self._check_statistics()
-        with self._pool.connection() as conn:
-            for q in vectors.astype(np.float32, copy=False):
-                rows = conn.execute(sql, [q, embedder_id, *params, q, limit]).fetchall()
-                # Iterative index scans may return rows slightly out of order: sort exactly.
-                ranked = sorted(((r[0], 1.0 - float(r[1])) for r in rows),
-                                key=lambda x: (-x[1], x[0]))
-                out.append(ranked)
-        return out
+
+        def attempt() -> list[list[tuple[str, float]]]:
+            out: list[list[tuple[str, float]]] = []
+            with self._pool.connection() as conn:
+                for q in vectors.astype(np.float32, copy=False):
+                    rows = conn.execute(sql, [q, embedder_id, *params, q, limit]).fetchall()
+                    # Iterative index scans may return rows slightly out of order: sort them.
+                    ranked = sorted(((r[0], 1.0 - float(r[1])) for r in rows),
+                                    key=lambda x: (-x[1], x[0]))
+                    out.append(ranked)
+            return out
+
+        return self._reconnecting(attempt)
 
     def vectors_of(self, ids: Sequence[str], embedder_id: str) -> dict[str, np.ndarray]:
         import numpy as np
@@ -975,7 +1058,7 @@ class PostgresStore:
         conn.execute(
             "INSERT INTO confidence_log(memory_id, at_ms, confidence, reason) "
             "SELECT id, %s, confidence, %s FROM memories WHERE id = ANY(%s) ORDER BY id",
-            (at_ms, reason, list(ids)),
+            (at_ms, guard.reason(reason), list(ids)),
         )
 
     def confidence_history(
@@ -994,6 +1077,7 @@ class PostgresStore:
 
         if not events:
             return []
+        events = guard.events(events)
 
         def work(conn: psycopg.Connection[Any]) -> list[str]:
             new: list[str] = []
@@ -1177,6 +1261,7 @@ class PostgresStore:
     def add_links(self, links: Sequence[Link]) -> builtins.list[Link]:
         if not links:
             return []
+        links = guard.links(links)
 
         def work(conn: psycopg.Connection[Any]) -> list[Link]:
             self._insert_links(conn, links)
@@ -1273,7 +1358,7 @@ class PostgresStore:
                              f"WHERE {mine}", (confidence, link_id))
             if metadata is not None:
                 conn.execute(f"UPDATE memory_links l SET metadata = %s FROM memories m "
-                             f"WHERE {mine}", (Jsonb(metadata), link_id))
+                             f"WHERE {mine}", (Jsonb(guard.metadata(metadata)), link_id))
                 self._revalidate(conn, self._superseded_by_links(conn, "l.id = %s", [link_id]))
             return conn.execute(
                 f"SELECT {_L_COLUMNS} FROM memory_links l JOIN memories m ON m.id = l.from_id "
@@ -1287,6 +1372,7 @@ class PostgresStore:
     def rename_relationship(self, old: str, new: str, link_type: LinkType) -> int:
         from psycopg.types.json import Jsonb
 
+        new = guard.reason(new)
         def work(conn: psycopg.Connection[Any]) -> int:
             rows = conn.execute(
                 "SELECT l.id, l.from_id, l.to_id, l.metadata FROM memory_links l JOIN memories m "
@@ -1438,7 +1524,8 @@ class PostgresStore:
 
         def work(conn: psycopg.Connection[Any]) -> int:
             known = self._owned_ids(conn, sorted({r[0] for r in rows}))
-            kept = [(m, int(at), float(conf), str(r)) for m, at, conf, r in rows if m in known]
+            kept = [(m, int(at), float(conf), guard.reason(str(r))) for m, at, conf, r in rows
+                    if m in known]
             with conn.cursor() as cur:
                 cur.executemany(
                     "INSERT INTO confidence_log(memory_id, at_ms, confidence, reason) "
@@ -1541,6 +1628,17 @@ class PostgresStore:
 def _array(value: Any) -> Any:
     """A loaded pgvector value as something numpy takes (pgvector >= 0.4 loads ``Vector``)."""
     return value.to_numpy() if hasattr(value, "to_numpy") else value
+
+
+def _connection_lost(exc: BaseException) -> bool:
+    """Whether ``exc`` says the connection or the server went away (worth waiting for), not
+    that the query was refused."""
+    from psycopg_pool import PoolTimeout
+
+    if isinstance(exc, PoolTimeout):
+        return True
+    state = getattr(exc, "sqlstate", None)
+    return state is None or state.startswith("08") or state in _LOST_STATES
 
 
 def _first_line(exc: BaseException) -> str:

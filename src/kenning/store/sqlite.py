@@ -32,6 +32,7 @@ from kenning.models import (
     SessionEvent,
 )
 from kenning.places.lean import mark_written, version_file
+from kenning.store import guard
 from kenning.store.base import SCHEMA_VERSION, UPDATABLE, reject_cycles, validity
 from kenning.text import embedding_text, keyword_terms
 
@@ -481,6 +482,9 @@ class SQLiteStore:
         self, memories: Sequence[Memory], vectors: np.ndarray | None, embedder_id: str | None,
         redactions: int = 0, links: Sequence[Link] = (),
     ) -> list[Memory]:
+        memories, found = guard.memories(memories)
+        redactions += found
+        links = guard.links(links)
         out: list[Memory] = []
         with self._write() as c:
             new_vectors: list[tuple[str, str, int, bytes]] = []
@@ -546,6 +550,8 @@ class SQLiteStore:
         bad = set(fields) - UPDATABLE
         if bad:
             raise ValueError(f"cannot update field(s): {', '.join(sorted(bad))}")
+        fields, found = guard.fields(fields)
+        redactions += found
         values: dict[str, Any] = {}
         for key, value in fields.items():
             if key in ("tags",):
@@ -806,6 +812,7 @@ class SQLiteStore:
     def _log_confidence(
         self, c: sqlite3.Connection, ids: Sequence[str], at_ms: int, reason: str
     ) -> None:
+        reason = guard.reason(reason)
         c.executemany(
             "INSERT INTO confidence_log(memory_id, at_ms, confidence, reason) "
             "SELECT id, ?, confidence, ? FROM memories WHERE id = ?",
@@ -823,6 +830,7 @@ class SQLiteStore:
         return [(int(a), float(c), r) for a, c, r in reversed(rows)]
 
     def add_session_events(self, events: Sequence[SessionEvent]) -> builtins.list[str]:
+        events = guard.events(events)
         new: list[str] = []
         with self._write(marks=False) as c:
             for e in events:
@@ -989,6 +997,7 @@ class SQLiteStore:
     def add_links(self, links: Sequence[Link]) -> builtins.list[Link]:
         if not links:
             return []
+        links = guard.links(links)
         with self._write() as c:
             self._insert_links(c, links)
             out = []
@@ -1080,7 +1089,7 @@ class SQLiteStore:
                           (confidence, link_id))
             if metadata is not None:
                 c.execute("UPDATE memory_links SET metadata = ? WHERE id = ?",
-                          (json.dumps(metadata, ensure_ascii=False), link_id))
+                          (json.dumps(guard.metadata(metadata), ensure_ascii=False), link_id))
                 self._revalidate(c, self._superseded_by_links(c, "l.id = ?", [link_id]))
             row = c.execute(
                 f"SELECT {_LINK_COLUMNS} FROM memory_links WHERE id = ?", (link_id,)
@@ -1090,6 +1099,7 @@ class SQLiteStore:
         return _row_to_link(row)
 
     def rename_relationship(self, old: str, new: str, link_type: LinkType) -> int:
+        new = guard.reason(new)
         with self._write() as c:
             rows = c.execute(
                 "SELECT id, metadata FROM memory_links WHERE relationship = ?", (old,)
@@ -1224,7 +1234,8 @@ class SQLiteStore:
             return 0
         with self._write(marks=False) as c:
             known = self._existing_ids(c, sorted({r[0] for r in rows}))
-            kept = [(m, int(at), float(conf), str(r)) for m, at, conf, r in rows if m in known]
+            kept = [(m, int(at), float(conf), guard.reason(str(r))) for m, at, conf, r in rows
+                    if m in known]
             c.executemany(
                 "INSERT INTO confidence_log(memory_id, at_ms, confidence, reason) "
                 "VALUES (?, ?, ?, ?)",

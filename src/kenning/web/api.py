@@ -282,8 +282,11 @@ def _body_text(c: Call, name: str) -> str:
 
 
 def merge_relationship(c: Call) -> dict[str, Any]:
+    from kenning.redact import redact
+
     word, into = _body_text(c, "word"), _body_text(c, "into")
-    return {"word": word, "into": into, "moved": c.k.merge_relationship(word, into)}
+    moved = c.k.merge_relationship(word, into)
+    return {"word": redact(word).text, "into": redact(into).text, "moved": moved}
 
 
 def forget(c: Call) -> dict[str, Any]:

@@ -29,6 +29,7 @@ STATIC = Path(__file__).parent / "static"
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 READ_ONLY = ("This dashboard is read-only. Restart it with `kenning serve --allow-writes` to "
              "change memories or links.")
+MAX_BODY_BYTES = 1_048_576  # a write's JSON body is a few words; nothing needs more than this
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
                                "object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
@@ -51,7 +52,12 @@ def host_name(value: str) -> str:
 
 
 class Guard:
-    """Request checks: known host names (DNS rebinding) and same-origin, JSON-only writes."""
+    """Request checks: known host names (DNS rebinding) and same-origin, JSON-only writes.
+
+    A write must show it comes from this dashboard: an ``Origin`` header naming this host, or,
+    when a browser sends none, ``Sec-Fetch-Site: same-origin``. A request with neither is
+    refused, so a page on another site cannot write through a form or a no-cors request even
+    in a browser that leaves the Origin out; a script sends ``Origin`` itself."""
 
     def __init__(self, allowed_hosts: frozenset[str] | None) -> None:
         self.allowed_hosts = allowed_hosts  # None: any host (bound to a public address)
@@ -62,11 +68,20 @@ class Guard:
         return host_name(request.headers.get("host", "")) in self.allowed_hosts
 
     @staticmethod
-    def cross_site(request: Request) -> bool:
+    def write_refusal(request: Request) -> JSONResponse | None:
+        """Why a write is refused (a 403), or None when it comes from this dashboard."""
         origin = request.headers.get("origin")
-        if origin is None:
-            return False
-        return urlsplit(origin).netloc.lower() != request.headers.get("host", "").lower()
+        if origin is not None:
+            if origin == "null" or (urlsplit(origin).netloc.lower()
+                                    != request.headers.get("host", "").lower()):
+                return error(403, "cross_site", "writes are accepted from this dashboard only "
+                             "(the Origin header names another site)")
+            return None
+        if request.headers.get("sec-fetch-site") == "same-origin":
+            return None
+        return error(403, "no_origin", "writes are accepted from this dashboard only: the "
+                     "request has no Origin header (a browser sends it; a script must send "
+                     "Origin: http://<this host>:<port>)")
 
 
 class GuardMiddleware:
@@ -97,6 +112,22 @@ class GuardMiddleware:
         await self.app(scope, receive, send_with_headers)
 
 
+async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes | None:
+    """The request body, or None as soon as it is known to be over ``limit`` bytes (from its
+    Content-Length, else while it streams in), so a huge body costs neither time nor memory."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.strip().isdigit() or int(declared) > limit):
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def create_app(k: Any, *, allow_writes: bool = False,
                allowed_hosts: frozenset[str] | None = LOOPBACK_NAMES) -> Starlette:
     """The dashboard over an open ``Kenning``. ``allowed_hosts=None`` accepts any Host header
@@ -110,12 +141,15 @@ def create_app(k: Any, *, allow_writes: bool = False,
             if spec.write:
                 if not allow_writes:
                     return error(403, "read_only", READ_ONLY)
-                if guard.cross_site(request):
-                    return error(403, "cross_site", "writes are accepted from this dashboard "
-                                 "only (the Origin header names another site)")
+                refusal = guard.write_refusal(request)
+                if refusal is not None:
+                    return refusal
             body: dict[str, Any] = {}
             if spec.body is not None:
-                raw = await request.body()
+                raw = await read_body(request)
+                if raw is None:
+                    return error(413, "too_large", f"the request body is larger than "
+                                 f"{MAX_BODY_BYTES:,} bytes")
                 if raw:
                     if "application/json" not in request.headers.get("content-type", ""):
                         return error(415, "content_type", "send the body as application/json")

@@ -46,7 +46,9 @@ def _operation(spec: RouteSpec) -> dict[str, Any]:
             }}},
         }
     if spec.write:
-        op["description"] = "A write: refused with 403 unless the server runs with --allow-writes."
+        op["description"] = ("A write: refused with 403 unless the server runs with "
+                             "--allow-writes and the request comes from the dashboard (an "
+                             "Origin header naming it, or Sec-Fetch-Site: same-origin).")
         op["responses"]["403"] = {"description": "Read-only server", "content": {
             "application/json": {"schema": ERROR}}}
     return op

@@ -53,7 +53,7 @@ def build_server(k: Any, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
     hosts = LOOPBACK_NAMES | {host.lower()} if is_loopback(host) else None
     app = create_app(k, allow_writes=allow_writes, allowed_hosts=hosts)
     config = uvicorn.Config(app, host=host.strip("[]"), port=port, log_level="warning",
-                            access_log=False, lifespan="off")
+                            use_colors=False, access_log=False, lifespan="off")
     return uvicorn.Server(config)
 
 

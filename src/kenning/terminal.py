@@ -1,0 +1,73 @@
+"""Terminal output that cannot be hijacked by what it prints.
+
+A memory's text is whatever a session captured: tool output with ANSI colours, a page a model
+fetched, text a person pasted. Printed as is, an escape sequence in it can move the cursor,
+rewrite earlier lines, set the window title or hide text, and a bidirectional override can make
+a line read differently from what it holds. ``safe`` replaces every such character by a visible
+``\\uXXXX`` escape (the form JSON uses too, so JSON output stays valid): the C0 controls other
+than newline and tab, a carriage return (a Windows line ending becomes a newline), DEL, the C1
+controls and the Unicode bidirectional controls.
+
+The ``kenning`` command wraps its standard output and error in ``SafeStream`` once, at start-up
+(``kenning.entry``), so every command's output passes here (standard error is also redacted);
+rich tables are given the raw stream (their own colours must reach the terminal) and clean
+their cells with ``safe``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TextIO
+
+# C0 controls except \t and \n, DEL, C1 controls, and the bidirectional embeddings, overrides
+# and isolates (U+202A-U+202E, U+2066-U+2069) plus the marks that steer them (U+200E, U+200F,
+# U+061C).
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    return f"\\u{ord(m.group()):04x}"
+
+
+def safe(text: str) -> str:
+    """``text`` with every character that steers a terminal shown as a ``\\uXXXX`` escape."""
+    if not _UNSAFE.search(text):
+        return text
+    return _UNSAFE.sub(_escape, text.replace("\r\n", "\n"))
+
+
+class SafeStream:
+    """A text stream that writes through ``safe``; everything else is the wrapped stream's
+    (``buffer`` included, so binary protocols such as MCP over stdio pass untouched). With
+    ``redacting`` it also redacts secrets from what it writes: for standard error, where
+    messages quote the command line (a usage error names the argument it refused)."""
+
+    def __init__(self, stream: TextIO, *, redacting: bool = False) -> None:
+        self._stream = stream
+        self._redacting = redacting
+
+    @property
+    def raw(self) -> TextIO:
+        """The wrapped stream, for writers that emit their own escape sequences (rich)."""
+        return self._stream
+
+    def write(self, text: str) -> int:
+        out = text
+        if self._redacting and out.strip():
+            from kenning.redact import redact
+
+            out = redact(out).text
+        self._stream.write(safe(out))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def raw(stream: Any) -> Any:
+    """The stream under a ``SafeStream`` (or the stream itself)."""
+    return stream.raw if isinstance(stream, SafeStream) else stream
