@@ -871,8 +871,8 @@ class Kenning:
         ``apply`` store the new ones plus a session_insight, in one transaction. A gotcha
         whose failure a stored gotcha already records counts the session as its evidence.
         With ``apply`` and ``episodes`` (``keep``), the user's turns are kept as episodes
-        (``kenning.episodes``). The report is redacted like everything Kenning stores: a dry
-        run prints what commits and transcripts said, secrets and all, otherwise."""
+        (``kenning.episodes``). The report is redacted like everything Kenning stores (a dry
+        run would otherwise print the secrets commits and transcripts hold)."""
         from kenning.redact import redact_obj
 
         report = self._extraction().extract(transcript, repo, since, apply, llm=llm,

@@ -16,6 +16,8 @@ MAX_TOPIC_CHARS = 200
 MAX_TAG_CHARS = 64
 MAX_TAGS = 32
 MAX_METADATA_BYTES = 64_000
+MAX_RELATIONSHIP_CHARS = 200
+MAX_QUOTED = 32  # an error message quotes a refused value up to this long, else describes it
 _AGENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 # C0 and C1 control characters and DEL: none belongs in a name or an id.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -50,9 +52,6 @@ def _choice(enum: type[Enum], value: object, what: str) -> Any:
             pass
     allowed = ", ".join(e.value for e in enum)
     raise ValidationError(f"unknown {what} {shown(value)}: expected one of {allowed}")
-
-
-MAX_QUOTED = 32
 
 
 def shown(value: object) -> str:
@@ -228,9 +227,6 @@ def _has_nul(value: object) -> bool:
     if isinstance(value, list):
         return any(_has_nul(v) for v in value)
     return False
-
-
-MAX_RELATIONSHIP_CHARS = 200
 
 
 def relationship(value: object) -> str:
