@@ -344,3 +344,15 @@ def test_session_start_keeps_the_prompt_index_when_only_events_arrived(env, proj
     with seeded(env, project) as k:  # the events did arrive
         assert k.store.session_events(kinds=["tool"], limit=10)
     assert not errors(env)
+
+
+def test_a_subagent_report_is_redacted_before_it_is_cut(env, project) -> None:
+    """A secret that straddles where a long report is cut leaves no fragment behind."""
+    secret = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    report = "x" * (20_000 - 27) + f" see {secret} done"  # 22 of its characters before
+    seeded(env, project).close()
+    assert hook("SubagentStop", payload("SubagentStop", project, agent_type="reviewer",
+                                        agent_id="a1", last_assistant_message=report),
+                env).returncode == 0
+    line = (Path(journal_dir(env["KENNING_DB"])) / journal.FILE).read_text()
+    assert secret[:12] not in line and "ghp_A1b2" not in line

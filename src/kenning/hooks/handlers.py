@@ -65,7 +65,9 @@ def handle(event: str, payload: dict[str, object], settings: Settings, now_ms: i
         if isinstance(report, str) and report.strip() and data.get("agent_type"):
             from kenning.redact import redact  # not a per-prompt path: the full redactor
 
-            data["report"] = redact(report[:20_000]).text
+            # redacted before it is cut: a secret across the cut leaves no fragment (the
+            # margin holds a whole private key block)
+            data["report"] = redact(report[:28_000]).text[:20_000]
         journal.append(lean.journal_dir(location),
                        [_event(payload, project, now_ms, "subagent", data)])
         return ""
