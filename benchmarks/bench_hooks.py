@@ -27,9 +27,7 @@ from benchkit import load_average, log, render, scratch_dir, summarize, working_
 
 from kenning import Kenning, learning
 from kenning.embed import MiniLMEmbedder
-from kenning.filelock import DirLock
 from kenning.hooks import detached
-from kenning.places.lean import journal_dir
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "results" / "hooks.json"
@@ -74,11 +72,7 @@ def timed(cmd: list[str], stdin: str, env: dict[str, str]) -> float:
 
 def settle(location: str) -> None:
     """Wait until the detached session-end worker has finished what is queued."""
-    lock = DirLock(journal_dir(location), detached.LOCK)
-    while True:
-        if not detached.pending(location) and lock.acquire(0):
-            lock.release()
-            return
+    while detached.pending(location) or detached.busy(location):
         time.sleep(0.01)
 
 
