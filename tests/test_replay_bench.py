@@ -107,6 +107,20 @@ def test_delivery_counts_needed_lessons_from_every_channel() -> None:
     assert scoring.score_story(s, half)["delivery_recall"] == 0.5
 
 
+def test_what_an_earlier_prompt_of_the_conversation_injected_still_counts() -> None:
+    s = story()
+    earlier = scoring.PromptView(text="first", units=["- format code with ruff"],
+                                 context_chars=30, needs=(), stale=())
+    fig = scoring.score_story(s, view(["- Tests: uv run pytest -q"], [],
+                                      [earlier, probe_view([])]))
+    assert fig["delivery_recall"] == 1.0
+    run = view(["- Tests: uv run pytest -q"], [], [earlier])
+    run.sessions[0].epochs.append(scoring.Epoch(  # a compaction: the conversation starts over
+        start_units=[], memory_units=[], start_chars=0, memory_chars=0,
+        prompts=[probe_view([])]))
+    assert scoring.score_story(s, run)["delivery_recall"] == 0.0
+
+
 def test_a_stale_lesson_counts_only_when_presented_as_current() -> None:
     s = story()
     assert s.stale_for(2, s.sessions[2].events[0]) == (BLACK.id,)  # type: ignore[arg-type]

@@ -14,7 +14,9 @@ Figures (each per story and overall; overall figures pool the stories' items):
   / all events; an event whose lesson no memory carried by then counts as wrong (memories made
   during the session are not learning);
 - ``delivery_recall``: per probe, the share of its needed lessons present in what the model
-  sees (SessionStart context + MEMORY.md as loaded + that prompt's context), averaged;
+  sees (SessionStart context + MEMORY.md as loaded + the context of that prompt and of the
+  prompts before it since the session started or was last compacted: the conversation still
+  holds them), averaged;
 - ``stale_shown``: (probe, stale lesson) pairs where the stale lesson is presented as current
   (a unit carries it, carries none of its successors and has no marker such as "superseded");
 - ``changes_current``: of the same pairs, those where the model sees the successor the probe
@@ -185,10 +187,14 @@ def delivery(story: Story, run: SystemRun) -> dict[str, Any]:
     succ = story.successors()
     for view in run.sessions:
         for epoch in view.epochs:
+            # what earlier prompts of the epoch injected is still in the conversation (until a
+            # compaction starts the next epoch), for what is needed and for what is stale
+            earlier: list[str] = []
             for prompt in epoch.prompts:
+                seen = [*epoch.start_units, *epoch.memory_units, *earlier, *prompt.units]
+                earlier.extend(prompt.units)
                 if not prompt.needs:
                     continue
-                seen = [*epoch.start_units, *epoch.memory_units, *prompt.units]
                 found = [lid for lid in prompt.needs
                          if any(story.by_id[lid].found_in(u) for u in seen)]
                 shown = [lid for lid in prompt.stale if shown_as_current(story, lid, seen)]
