@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from kenning import Kenning, journal
+from kenning import weights as W
 from kenning.places.keys import project_key
 from kenning.places.lean import journal_dir
 from tests.test_hooks import context_of, env, errors, hook, payload, project  # noqa: F401
@@ -134,3 +135,30 @@ def test_a_known_line_comes_back_once_with_the_detail_it_lacked(env, project) ->
     first = _ask(env, project, "s-1", "which isolation does the billing ledger use?")
     assert decision.id in first and why in first and plain.id not in first
     assert _ask(env, project, "s-1", "billing ledger isolation once more?") == ""
+
+
+def test_a_prompt_in_other_words_reaches_the_memory_by_meaning(env, project) -> None:
+    with _store(env, project) as k:
+        k.remember("Customer records are soft-deleted: set deleted_at, never DELETE the row",
+                   type="decision", topic="gdpr")
+        k.remember("Deployments go out through scripts/ship.sh after the smoke suite",
+                   type="pattern")
+        k.remember("Tidepool station metadata is kept in stations.py", type="insight")
+        k.build_prompt_index()
+    # the index path: no prompt word is in the memories, the model's neighbours bridge them
+    client = _ask(env, project, "s-1", "how do we remove a client from the system?")
+    assert "deleted_at" in client and "ship.sh" not in client
+    deploy = _ask(env, project, "s-2", "can you deploy this?")
+    assert "scripts/ship.sh" in deploy and "deleted_at" not in deploy
+    # "deployed" and "stationed" are close in one sense only: not near enough to match
+    assert "stations.py" not in deploy
+    assert not errors(env)
+
+
+def test_a_kept_user_turn_is_not_reached_by_words_near_in_meaning_alone(env, project) -> None:
+    with _store(env, project) as k:
+        k.remember("can you look at why the customer import failed last night", type="context",
+                   topic=W.EPISODE_TOPIC)
+        k.build_prompt_index()
+    assert _ask(env, project, "s-1", "any client import failure this morning?") == ""
+    assert "customer import" in _ask(env, project, "s-2", "the customer import failed again")

@@ -93,17 +93,21 @@ MAX_EPISODES = 1  # records (kept user turns, session summaries) shown per promp
 EPISODE_MIN_TERMS = 2  # distinct prompt words a record must share to be shown
 
 
-def matches_enough(mtype: str, topic: str | None, matched: int, asked: int) -> bool:
-    """Whether a candidate shares enough of the prompt's words to be worth showing. A record of
-    a session (a kept user turn, a session summary) is long, everyday text: one shared word
-    ("test", "make") says nothing, so it needs ``EPISODE_MIN_TERMS`` (or every word of a
-    shorter prompt). A learned memory is short and specific: one shared word is evidence. A
-    session summary is never shown: what it holds reaches the prompt as the lessons and the
-    user's own words it was made from (``kenning insights`` and recall still find it)."""
+def matches_enough(mtype: str, topic: str | None, matched: int, asked: int,
+                   said: int | None = None) -> bool:
+    """Whether a candidate shares enough of the prompt's words to be worth showing: ``matched``
+    prompt words reach it, ``said`` of them (all when None) in their own form rather than by a
+    word near in meaning. A record of a session (a kept user turn, a session summary) is long,
+    everyday text: one shared word ("test", "make") says nothing, so it needs
+    ``EPISODE_MIN_TERMS`` of the prompt's own words (or every word of a shorter prompt); a
+    near word does not count for it (its many words have many neighbours). A learned memory is
+    short and specific: one word, or one near in meaning, is evidence. A session summary is
+    never shown: what it holds reaches the prompt as the lessons and the user's own words it
+    was made from (``kenning insights`` and recall still find it)."""
     if mtype == "session":
         return False
     if W.record(mtype, topic):
-        return matched >= min(EPISODE_MIN_TERMS, max(1, asked))
+        return (matched if said is None else said) >= min(EPISODE_MIN_TERMS, max(1, asked))
     return matched >= 1
 
 

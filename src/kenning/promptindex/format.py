@@ -4,15 +4,21 @@ and its reader in the prompt hook, which must import nothing heavier than this."
 from kenning.words import words
 
 MAGIC = b"KNPIDX01"
-VERSION = 3  # 3: each record carries its memory's detail and use factor
+VERSION = 4  # 4: a table of words near in meaning to the store's terms (expansions)
 # magic, format version, memories, table slots, the store's write marker when built (see
-# kenning.places.lean.version_file), built at, offsets of the term table, postings and memories
-HEADER = "<8sIII16sqqqq"
-HEADER_SIZE = 8 + 4 * 3 + 16 + 8 * 4
+# kenning.places.lean.version_file), built at, offsets of the term table, postings and memories,
+# expansion table slots and the offsets of the expansion table and of its entries
+HEADER = "<8sIII16sqqqqIqq"
+HEADER_SIZE = 8 + 4 * 3 + 16 + 8 * 4 + 4 + 8 * 2
 SLOT = "<QII"  # fnv64 of the term, postings offset, document frequency
 SLOT_SIZE = 16
+# an expansion slot is a SLOT too: fnv64 of a word, offset of its entries, how many entries
 POSTING = "<If"  # memory number, BM25 weight (idf included)
 POSTING_SIZE = 8
+EXPANSION = "<IIf"  # postings offset and document frequency of a store term, similarity
+EXPANSION_SIZE = 12
+EXPANSION_WEIGHT = 0.5  # a match by a word near in meaning counts half as much, times its
+# similarity, as the word itself
 # confidence, pagerank, use factor, created, updated, accessed, valid to, flags, text length
 RECORD = "<fffqqqqBI"
 RECORD_SIZE = 4 * 3 + 8 * 4 + 1 + 4
