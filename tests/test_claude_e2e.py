@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +27,8 @@ WHY = ("Why: two workers charged one invoice twice in March; open ledger transac
        "ledger.db.serializable()")
 UPS = "UserPromptSubmit hook additional context:"
 AUTO_RECORD = "Ledger tests need the pg_advisory_lock fixture or they deadlock"
+# what the billing ledger did before the decision: the decision supersedes it in session one
+REPLACED = "The billing ledger uses MySQL with READ COMMITTED isolation for concurrent charges"
 
 NO_CLAUDE = ("Claude Code CLI not installed (.ci/run installs it from npm; locally set "
              "KENNING_CLAUDE_BIN, see the README)")
@@ -48,8 +51,13 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     init = subprocess.run([str(KENNING), "init"], cwd=project, env=env, capture_output=True,
                           text=True)
     assert init.returncode == 0, init.stderr
+    before = subprocess.run([str(KENNING), "remember", REPLACED, "--type", "decision",
+                             "--topic", "ledger_db", "--json"], cwd=project, env=env,
+                            capture_output=True, text=True)
+    assert before.returncode == 0, before.stderr
+    replaced_id = json.loads(before.stdout)["id"]
     record = (f'{KENNING} remember "{DECISION}. {WHY}" --summary "{DECISION}" --type decision '
-              "--topic ledger_db")
+              f"--topic ledger_db --supersedes {replaced_id}")
     scripts = {
         "one": [{"tool_use": {"name": "Bash", "input": {"command": record,
                                                          "description": "record the decision"}}},
@@ -104,6 +112,14 @@ def test_decision_from_session_one_is_injected_for_a_related_prompt(sessions) ->
     injected = text.split(UPS, 1)[1][:2000]
     assert DECISION in injected and "Kenning memory" in injected
     assert WHY in injected  # the best match brings its detail, not just its one line
+
+
+def test_a_superseded_decision_never_reaches_the_model_as_current(sessions) -> None:
+    text = first_request_text(sessions, S2)  # MEMORY.md, the briefing and the injection
+    assert DECISION in text
+    for line in text.splitlines():
+        if "READ COMMITTED" in line:
+            assert re.search(r"replaced|superseded", line, re.I), line
 
 
 def test_nothing_is_injected_for_an_unrelated_prompt(sessions) -> None:
