@@ -478,6 +478,14 @@ def test_bullets_under_a_conventions_header_are_rules_and_the_footer_is_not() ->
     assert all(r.said.startswith("A few conventions for this repo:") for r in rules)
 
 
+def test_a_rule_before_a_colon_is_kept_with_what_spells_it_out() -> None:
+    rules = find_rules("the exports are naive local time. we always keep everything in UTC "
+                       "internally: localise once at ingest, convert only when printing.")
+    assert [r.text for r in rules] == [
+        "Always keep everything in UTC internally: localise once at ingest, convert only when "
+        "printing."]
+
+
 def test_code_blocks_paths_and_emoji_do_not_break_sentences() -> None:
     message = ("I'm getting this error:\n```\nTraceback (most recent call last):\n  always use "
                "pnpm\nImportError: cannot import name 'foo'\n```\nSee docs/setup.md e.g. the "

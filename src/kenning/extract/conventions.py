@@ -429,8 +429,11 @@ def _colon_header(sentence: str) -> str | None:
 
 
 def _is_header_words(low: str) -> bool:
-    """A lead-in such as "our conventions" or "from now on", not a full clause."""
-    return not re.search(r"\b(?:is|are|was|were|use|prefer)\b", low)
+    """A lead-in such as "our conventions" or "from now on", not a full clause (one with a
+    verb, such as "we always keep everything in UTC internally", is a rule of its own that the
+    words after the colon spell out: the sentence is kept whole)."""
+    return not re.search(r"\b(?:is|are|was|were|use|prefer)\b|"
+                         r"^(?:we|you|i)\s+(?:always|never)\s+\w+\s+\w+", low)
 
 
 # ---------------------------------------------------------------------------------------------
