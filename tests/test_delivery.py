@@ -162,3 +162,19 @@ def test_a_kept_user_turn_is_not_reached_by_words_near_in_meaning_alone(env, pro
         k.build_prompt_index()
     assert _ask(env, project, "s-1", "any client import failure this morning?") == ""
     assert "customer import" in _ask(env, project, "s-2", "the customer import failed again")
+
+
+def test_the_header_explaining_the_lines_is_given_once_per_conversation(env, project) -> None:
+    with _store(env, project) as k:
+        k.remember("Ledger writes retry twice on serialization failures", type="pattern")
+        k.remember("Invoices are numbered per year: INV-2026-000123", type="decision")
+        k.build_prompt_index()
+    first = _ask(env, project, "s-1", "how do ledger writes handle failures?")
+    assert first.startswith("Kenning memory: what this project learned") and "`get`" in first
+    second = _ask(env, project, "s-1", "how are invoices numbered?")
+    assert second.startswith("Kenning memory:\n") and "INV-2026" in second
+    _start(env, project, "s-1", source="compact")  # the conversation forgot the header
+    with _store(env, project) as k:
+        k.remember("Credit notes reuse the invoice's number with a -CN suffix", type="decision")
+    again = _ask(env, project, "s-1", "what number does a credit note get?")
+    assert again.startswith("Kenning memory: what this project learned") and "-CN" in again

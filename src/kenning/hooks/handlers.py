@@ -122,14 +122,16 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
                                 seen=already)
         finally:
             conn.close()  # type: ignore[attr-defined]
-    text, shown = inject.render(hits, int(settings["max_chars"]))  # type: ignore[call-overload]
+    text, shown = inject.render(hits, int(settings["max_chars"]),  # type: ignore[call-overload]
+                                first=seen.HEADER not in already)
     # what bears on the prompt, shown now or earlier in the conversation (learning judges both)
     had = [h for h in hits if (h.get("seen") or h.get("known_line"))
            and not any(h is s for s in shown)]
     relevant = shown + had
     if not relevant:
         return ""
-    seen.write(seen_file, [str(h["id"]) for h in shown], append=True)
+    seen.write(seen_file, [str(h["id"]) for h in shown]
+               + ([seen.HEADER] if shown and seen.HEADER not in already else []), append=True)
     journal.append(directory, [_event(payload, project, now_ms, "injected", {
         "prompt_id": payload.get("prompt_id") if isinstance(payload.get("prompt_id"), str)
         else None,

@@ -163,19 +163,25 @@ def matched_terms(prompt: str, hits: list[dict[str, object]]) -> list[str]:
 DETAILED = 2  # the best matches shown with their detail (the why, the fix, the command)
 
 
-def render(hits: list[dict[str, object]], max_chars: int
+HEADER = ("Kenning memory: what this project learned that bears on this prompt "
+          "(ids work with the kenning MCP tools `get` and `why`):")
+SHORT_HEADER = "Kenning memory:"  # once the conversation holds the full header
+
+
+def render(hits: list[dict[str, object]], max_chars: int, first: bool = True
            ) -> tuple[str, list[dict[str, object]]]:
     """Compact markdown within ``max_chars``: the best matches (up to ``DETAILED`` of them, at
     least half as relevant as the best) with their detail on an indented line, the rest one line
     each, every one with its id for the MCP tools; hits marked ``seen`` left out, and those
     marked ``known_line`` unless they get their detail. When some do not fit, one short line
-    says how many more there are. Returns the text and the hits shown."""
+    says how many more there are. The header says what the lines are on the ``first``
+    injection of a conversation and is two words after it. Returns the text and the hits
+    shown."""
     shown: list[dict[str, object]] = []
     hits = [h for h in hits if not h.get("seen")]
     if not hits:
         return "", shown
-    head = ("Kenning memory: what this project learned that bears on this prompt "
-            "(ids work with the kenning MCP tools `get` and `why`):")
+    head = HEADER if first else SHORT_HEADER
     lines = [head]
     size = len(head)
     best_score = float(hits[0]["score"])  # type: ignore[arg-type]

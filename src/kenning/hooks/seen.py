@@ -12,6 +12,7 @@ import os
 DIR = "seen"
 KEY_WORDS = 10  # a line's first words identify it (MEMORY.md cuts long lines after ~100 chars)
 KEEP_DAYS = 7  # older files are removed by the session-end worker
+HEADER = "#header"  # listed once a prompt injection explained what Kenning's lines are
 
 
 def path(journal_dir: str, session_id: str) -> str | None:
