@@ -486,6 +486,18 @@ def test_a_rule_before_a_colon_is_kept_with_what_spells_it_out() -> None:
         "printing."]
 
 
+def test_a_feature_someone_should_be_able_to_use_is_not_a_rule() -> None:
+    assert find_rules("customers should be able to cancel an order while it's still pending: "
+                      "POST /orders/{id}/cancel, 409 if it's already paid") == []
+    assert find_rules("I'd like to be able to filter the list by date") == []
+
+
+def test_what_is_asked_for_this_once_is_cut_from_the_rule() -> None:
+    rules = find_rules("the standard here is every route declares a response_model, so a small "
+                       "schema please.")
+    assert [r.text for r in rules] == ["Every route declares a response_model."]
+
+
 def test_code_blocks_paths_and_emoji_do_not_break_sentences() -> None:
     message = ("I'm getting this error:\n```\nTraceback (most recent call last):\n  always use "
                "pnpm\nImportError: cannot import name 'foo'\n```\nSee docs/setup.md e.g. the "

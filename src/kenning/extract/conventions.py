@@ -1577,6 +1577,8 @@ def _tidy(body: str) -> str:
     text = re.sub(r"^(?:to)\s+(?=[a-z])", "", text)
     text = re.sub(r"\s*[!?.,;:…]+$", "", text).strip()
     text = re.sub(r"\s+(?:please|pls|thanks|thx)$", "", text, flags=re.I)
+    # "..., so a small schema (please)": what the user asks for this time, not the rule
+    text = re.sub(r",\s+so\s+(?:a|an|the|some)(?:\s+[\w-]+){1,3}$", "", text, flags=re.I)
     if not text:
         return text
     first = text.split()[0].strip(",;:")
@@ -2027,11 +2029,17 @@ def _standing_sentence(c: _Clause) -> Rule | None:
     return _make_rule(hit, c, c.raw, "user")
 
 
+_CAPABILITY = re.compile(r"\b(?:should|must|needs? to|has to|have to|want to|wants to|"
+                         r"'d like to|would like to)\s+be\s+able\s+to\b", re.I)
+
+
 def _read(raw: str, header: str | None, speaker: str, piece_change: bool) -> list[Rule]:
     """The rules in one sentence: one, or several when independent clauses each state one;
     a sentence no shape reads falls back to ``_standing_sentence``."""
     if speaker == "user" and _ATTRIBUTED.search(_mask(raw)):
         return []  # someone else's view, a report or a story, not the user's rule
+    if _CAPABILITY.search(_mask(raw)):
+        return []  # what the product should let someone do: a feature asked for, not a rule
     found = _read_shapes(raw, header, speaker, piece_change)
     if found or speaker != "user":
         return found
