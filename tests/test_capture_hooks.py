@@ -99,6 +99,31 @@ def test_a_check_command_in_a_new_spelling_replaces_the_old_one(env, project) ->
         assert by["pnpm test"].current_at(k.clock()) and by["npm run lint"].current_at(k.clock())
 
 
+def test_a_stated_change_naming_the_new_command_retires_the_old_one(env, project) -> None:
+    """"from now on run the suite with `uv run pytest`": the project's `make test` command is
+    no longer current (nothing joins `make` to `uv`); its lint command stays."""
+    for session, turns, commands in (
+            ("s-1", ["run the checks"], ["make test", "make lint"]),
+            ("s-2", ["we moved the repo to uv. from now on run the suite with `uv run pytest`; "
+                     "the Makefile target is going away."], ["uv run pytest -q"])):
+        t = TranscriptWriter(cwd=str(project), session=session)
+        for text in turns:
+            t.user(text)
+        for command in commands:
+            t.bash(command, "12 passed in 0.3s\n" if "lint" not in command else "ok\n")
+        t.say("Done.")
+        path = t.write(project / f"{session}.jsonl")
+        assert hook("SessionEnd", payload("SessionEnd", project, session_id=session,
+                                          transcript_path=str(path), reason="other"),
+                    env).returncode == 0
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        by = {m.metadata.get("command"): m for m in k.list(limit=None, types="pattern")}
+        assert not by["make test"].current_at(k.clock())
+        assert by["uv run pytest -q"].current_at(k.clock())
+        assert by["make lint"].current_at(k.clock())
+
+
 def test_a_stated_move_to_another_tool_retires_the_old_tools_command(env, project) -> None:
     """"let's move to vitest ... and drop jest": the project's `npx jest` command is no longer
     current; a command of another family (the type check) stays."""

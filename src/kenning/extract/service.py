@@ -34,6 +34,19 @@ _DROP_CUE = re.compile(r"\b(?:drop|instead of|rather than|no more|no longer|away
                        r"rip(?:ping)? out|get rid of|replac(?:e|ing))\b")
 
 
+def _named_check(text: str) -> Any:
+    """The check a stated rule tells to run, named in code before anything it drops ("run the
+    suite with `uv run pytest`; the Makefile target is going away"), or None."""
+    from kenning.outcomes import check_of
+
+    head = _DROP_CUE.split(text.lower(), maxsplit=1)[0]
+    for code in re.findall(r"`([^`]{2,120})`", head):
+        check = check_of(code)
+        if check is not None:
+            return check
+    return None
+
+
 class ExtractionService:
     """Zero-LLM capture for one project.
 
@@ -181,11 +194,13 @@ class ExtractionService:
             return []
         new_ones = [(str(c.extra["command"]), m) for c, m in zip(fresh, applied, strict=False)
                     if m.is_new and c.kind == "pattern" and c.extra.get("command")]
-        changes = [(c.extra["rule"], m) for c, m in zip(fresh, applied, strict=False)
-                   if m.is_new and isinstance(c.extra.get("rule"), dict)
-                   and c.extra["rule"].get("change")
-                   and c.extra["rule"].get("subject") in TOOL_FAMILIES]
-        if not new_ones and not changes:
+        stated = [(c.extra["rule"], m) for c, m in zip(fresh, applied, strict=False)
+                  if m.is_new and isinstance(c.extra.get("rule"), dict)
+                  and c.extra["rule"].get("change")]
+        changes = [(r, m) for r, m in stated if r.get("subject") in TOOL_FAMILIES]
+        named = [(r, m, chk) for r, m in stated
+                 if (chk := _named_check(str(r.get("text") or ""))) is not None]
+        if not new_ones and not changes and not named:
             return []
         pool = [m for m in self.store.list(Filters(project=self.project,
                                                    types=(MemoryType.PATTERN,)), limit=500)
@@ -207,6 +222,21 @@ class ExtractionService:
                     self._supersede(new.id, old.id, f"changed: {str(rule.get('text'))[:120]}")
                     closed.add(old.id)
                     out.append({"new": new.id, "old": old.id})
+        # a stated change that names the command to run now ("from now on run the suite with
+        # `uv run pytest`") retires the project's other commands for that kind of check
+        # (`make test`), unless the session still ran them
+        ran = {check_of(str(c.extra["command"])) for c in fresh
+               if c.kind == "pattern" and c.extra.get("command")}
+        for rule, new, check in named:
+            for old in pool:
+                prior = check_of(str(old.metadata["command"]))
+                if (prior is None or prior.kind != check.kind or prior == check
+                        or prior in ran or old.id in closed
+                        or old.created_at > new.created_at):
+                    continue
+                self._supersede(new.id, old.id, f"changed: {str(rule.get('text'))[:120]}")
+                closed.add(old.id)
+                out.append({"new": new.id, "old": old.id})
         for command, new in new_ones:
             key = command_key(command)
             for old in pool:
