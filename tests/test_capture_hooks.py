@@ -99,18 +99,20 @@ def test_a_check_command_in_a_new_spelling_replaces_the_old_one(env, project) ->
         assert by["pnpm test"].current_at(k.clock()) and by["npm run lint"].current_at(k.clock())
 
 
-def test_a_stated_change_naming_the_new_command_retires_the_old_one(env, project) -> None:
-    """"from now on run the suite with `uv run pytest`": the project's `make test` command is
-    no longer current (nothing joins `make` to `uv`); its lint command stays."""
+def test_a_stated_change_naming_the_new_commands_retires_the_old_ones(env, project) -> None:
+    """"from now on tests are `uv run pytest`, and lint is `uv run ruff check .`": the
+    project's `make test` and `make lint` commands and the rule to run `make lint` before
+    pushing are no longer current (nothing joins `make` to `uv`); its build command stays."""
     for session, turns, commands in (
-            ("s-1", ["run the checks"], ["make test", "make lint"]),
-            ("s-2", ["we moved the repo to uv. from now on run the suite with `uv run pytest`; "
-                     "the Makefile target is going away."], ["uv run pytest -q"])):
+            ("s-1", ["run `make lint` before pushing anything, please"],
+             ["make test", "make lint", "make build"]),
+            ("s-2", ["we moved the repo to uv. from now on tests are `uv run pytest`, and lint "
+                     "is `uv run ruff check .`; the Makefile goes away."], ["uv run pytest -q"])):
         t = TranscriptWriter(cwd=str(project), session=session)
         for text in turns:
             t.user(text)
         for command in commands:
-            t.bash(command, "12 passed in 0.3s\n" if "lint" not in command else "ok\n")
+            t.bash(command, "12 passed in 0.3s\n" if "test" in command else "ok\n")
         t.say("Done.")
         path = t.write(project / f"{session}.jsonl")
         assert hook("SessionEnd", payload("SessionEnd", project, session_id=session,
@@ -118,10 +120,13 @@ def test_a_stated_change_naming_the_new_command_retires_the_old_one(env, project
                     env).returncode == 0
     with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
                  embedder=None) as k:
+        now = k.clock()
         by = {m.metadata.get("command"): m for m in k.list(limit=None, types="pattern")}
-        assert not by["make test"].current_at(k.clock())
-        assert by["uv run pytest -q"].current_at(k.clock())
-        assert by["make lint"].current_at(k.clock())
+        assert not by["make test"].current_at(now) and not by["make lint"].current_at(now)
+        assert by["uv run pytest -q"].current_at(now) and by["make build"].current_at(now)
+        [before_push] = [m for m in k.list(limit=None, types="preference")
+                         if "make lint" in m.summary]
+        assert not before_push.current_at(now)
 
 
 def test_a_stated_move_to_another_tool_retires_the_old_tools_command(env, project) -> None:

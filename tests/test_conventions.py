@@ -498,6 +498,18 @@ def test_what_is_asked_for_this_once_is_cut_from_the_rule() -> None:
     assert [r.text for r in rules] == ["Every route declares a response_model."]
 
 
+def test_a_stop_and_what_replaces_it_are_one_change() -> None:
+    rules = find_rules("a change of plan on tests: we no longer do stdlib plus go-cmp. new and "
+                       "touched tests use testify, require for anything that must hold.")
+    assert len(rules) == 1 and rules[0].change and rules[0].replaces == "stdlib plus go-cmp"
+    assert "go-cmp" in rules[0].text and "testify" in rules[0].text
+
+
+def test_an_aside_for_the_task_at_hand_is_not_a_rule() -> None:
+    assert find_rules("while you're on it, just run that one file with npx jest "
+                      "test/retry.test.ts, no need for the whole suite every time.") == []
+
+
 def test_code_blocks_paths_and_emoji_do_not_break_sentences() -> None:
     message = ("I'm getting this error:\n```\nTraceback (most recent call last):\n  always use "
                "pnpm\nImportError: cannot import name 'foo'\n```\nSee docs/setup.md e.g. the "

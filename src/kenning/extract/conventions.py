@@ -2033,6 +2033,10 @@ _CAPABILITY = re.compile(r"\b(?:should|must|needs? to|has to|have to|want to|wan
                          r"'d like to|would like to)\s+be\s+able\s+to\b", re.I)
 
 
+_ASIDE = re.compile(r"^(?:and\s+|also\s+|oh\s+and\s+)?while you(?:'re| are) (?:on|at) it\b",
+                    re.I)
+
+
 def _read(raw: str, header: str | None, speaker: str, piece_change: bool) -> list[Rule]:
     """The rules in one sentence: one, or several when independent clauses each state one;
     a sentence no shape reads falls back to ``_standing_sentence``."""
@@ -2040,6 +2044,8 @@ def _read(raw: str, header: str | None, speaker: str, piece_change: bool) -> lis
         return []  # someone else's view, a report or a story, not the user's rule
     if _CAPABILITY.search(_mask(raw)):
         return []  # what the product should let someone do: a feature asked for, not a rule
+    if _ASIDE.match(raw):
+        return []  # "while you're on it, run that one file ...": for the task at hand
     found = _read_shapes(raw, header, speaker, piece_change)
     if found or speaker != "user":
         return found
@@ -2240,6 +2246,32 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
             if key not in seen:
                 seen.add(key)
                 out.append(rule)
+    return _joined_changes(out)
+
+
+def _joined_changes(rules: list[Rule]) -> list[Rule]:
+    """A rule that only stops something ("we no longer do stdlib plus go-cmp") joined with the
+    rule right after it on the same subject that says what is done now ("new tests use
+    testify"): one change, so the old way is never shown without what replaced it."""
+    out: list[Rule] = []
+    i = 0
+    while i < len(rules):
+        stop = rules[i]
+        nxt = rules[i + 1] if i + 1 < len(rules) else None
+        if (nxt is not None and stop.change and stop.replaces and stop.subject
+                and stop.subject == nxt.subject and not _facts(stop.text).positive
+                and _facts(nxt.text).positive and not nxt.replaces):
+            text = stop.text.rstrip(".") + "; " + nxt.text[:1].lower() + nxt.text[1:]
+            said = stop.said if nxt.said in stop.said else f"{stop.said} {nxt.said}"
+            kind: Literal["convention", "decision"] = (
+                "decision" if "decision" in (stop.kind, nxt.kind) else "convention")
+            out.append(Rule(kind, text, _clip(said, MAX_SAID), stop.subject,
+                            stop.terms | nxt.terms, True, stop.replaces,
+                            max(stop.confidence, nxt.confidence)))
+            i += 2
+            continue
+        out.append(stop)
+        i += 1
     return out
 
 

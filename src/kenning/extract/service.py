@@ -34,17 +34,26 @@ _DROP_CUE = re.compile(r"\b(?:drop|instead of|rather than|no more|no longer|away
                        r"rip(?:ping)? out|get rid of|replac(?:e|ing))\b")
 
 
-def _named_check(text: str) -> Any:
-    """The check a stated rule tells to run, named in code before anything it drops ("run the
-    suite with `uv run pytest`; the Makefile target is going away"), or None."""
+def _named_checks(text: str) -> list[Any]:
+    """The checks a stated rule tells to run, named in code before anything it drops ("tests
+    are `uv run pytest`, and lint is `uv run ruff check .`"): the first of each kind."""
     from kenning.outcomes import check_of
 
     head = _DROP_CUE.split(text.lower(), maxsplit=1)[0]
+    found: dict[str, Any] = {}
     for code in re.findall(r"`([^`]{2,120})`", head):
         check = check_of(code)
         if check is not None:
-            return check
-    return None
+            found.setdefault(check.kind, check)
+    return list(found.values())
+
+
+def _checks_in(text: str) -> list[Any]:
+    """The checks the code spans of ``text`` run."""
+    from kenning.outcomes import check_of
+
+    return [c for code in re.findall(r"`([^`]{2,120})`", text)
+            if (c := check_of(code)) is not None]
 
 
 class ExtractionService:
@@ -198,8 +207,7 @@ class ExtractionService:
                   if m.is_new and isinstance(c.extra.get("rule"), dict)
                   and c.extra["rule"].get("change")]
         changes = [(r, m) for r, m in stated if r.get("subject") in TOOL_FAMILIES]
-        named = [(r, m, chk) for r, m in stated
-                 if (chk := _named_check(str(r.get("text") or ""))) is not None]
+        named = [(r, m, chk) for r, m in stated for chk in _named_checks(str(r.get("text") or ""))]
         if not new_ones and not changes and not named:
             return []
         pool = [m for m in self.store.list(Filters(project=self.project,
@@ -227,12 +235,24 @@ class ExtractionService:
         # (`make test`), unless the session still ran them
         ran = {check_of(str(c.extra["command"])) for c in fresh
                if c.kind == "pattern" and c.extra.get("command")}
+        # ... and the rules that prescribe one of those (``run `tox -e lint` before pushing``)
+        rules = [m for m in self.store.list(Filters(project=self.project, types=(
+            MemoryType.PREFERENCE, MemoryType.DECISION)), limit=500) if m.valid_to is None]
         for rule, new, check in named:
             for old in pool:
                 prior = check_of(str(old.metadata["command"]))
                 if (prior is None or prior.kind != check.kind or prior == check
                         or prior in ran or old.id in closed
                         or old.created_at > new.created_at):
+                    continue
+                self._supersede(new.id, old.id, f"changed: {str(rule.get('text'))[:120]}")
+                closed.add(old.id)
+                out.append({"new": new.id, "old": old.id})
+            for old in rules:
+                priors = _checks_in(old.summary)
+                if (old.id == new.id or old.id in closed or old.created_at > new.created_at
+                        or not priors or check in priors
+                        or not all(p.kind == check.kind for p in priors)):
                     continue
                 self._supersede(new.id, old.id, f"changed: {str(rule.get('text'))[:120]}")
                 closed.add(old.id)
