@@ -156,3 +156,21 @@ def test_completed_trajectories_are_distilled_into_a_track_record(kk: Kenning,
     assert again.id == record.id and again.outcome is not None
     assert again.outcome.value == "partial" and again.metadata["evidence"] == 4
     assert "checks failed afterwards in 1 of 4 (pytest)" in again.content
+
+
+def test_a_track_record_ends_with_the_memory_it_tracks(kk: Kenning, clock: Clock) -> None:
+    rule = kk.remember("Round money half-even with Decimal.quantize", type="decision",
+                       topic="money_rounding", confidence=0.7)
+    for n in range(3):
+        session(kk, f"s{n}", rule.id, clock() + n * DAY, passed=True)
+    kk.consolidate()
+    (record,) = track_records(kk)
+    other = kk.remember("Logs go through structlog", type="preference")
+    clock.advance(4 * DAY)
+    newer = kk.remember("Round money half-up, as the tax office does", type="decision",
+                        topic="money_rounding")
+    kk.supersede(newer.id, rule.id, "the tax office rounds half-up")
+    now = kk.clock()
+    assert not kk.get(record.id).current_at(now)  # it would show the replaced rule as current
+    assert kk.get(record.id).superseded_by == newer.id
+    assert kk.get(other.id).current_at(now)

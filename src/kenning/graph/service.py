@@ -204,16 +204,28 @@ class GraphService:
     def supersede(self, new_id: str, old_id: str, reason: str | None) -> Link:
         """``new_id`` replaces ``old_id``: a user's ``supersedes`` link, which the store writes
         in the same transaction as the old memory's end of validity (``valid_to``: the new
-        one's creation, or now if later; ``superseded_by``: the new one). A cycle is refused."""
+        one's creation, or now if later; ``superseded_by``: the new one). A cycle is refused. The
+        old memory's track record (``kenning.distil``) is superseded with it."""
         new, old = self.get(new_id), self.get(old_id)
         if new.id == old.id:
             raise ValidationError("a memory cannot supersede itself")
         reason = v.reason(reason)
         rel = self.relations().resolve("supersedes", {})
-        return self.store.add_link(make_link(
+        link = self.store.add_link(make_link(
             new.id, old.id, rel, confidence=EXPLICIT_CONFIDENCE, created_by=CreatedBy.USER,
             now_ms=self.clock(), reason=redact(reason).text if reason else None,
         ))
+        # the old memory's track record (how it held up, distilled from its uses) restates it:
+        # shown on, it would present the replaced rule as current, so it ends with it
+        sources = [e.from_id for e in self.store.links_of(old.id) if e.to_id == old.id]
+        for track in self.store.get_many(sources).values():
+            if (track.valid_to is None and track.metadata.get("distilled") is True
+                    and track.metadata.get("subject") == old.id):
+                self.store.add_link(make_link(
+                    new.id, track.id, rel, confidence=EXPLICIT_CONFIDENCE,
+                    created_by=CreatedBy.USER, now_ms=self.clock(),
+                    reason="the memory it tracked was replaced"))
+        return link
 
     def links(self, memory_id: str) -> list[Link]:
         """Links into and out of a memory (which must exist), oldest first."""
