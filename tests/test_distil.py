@@ -174,3 +174,12 @@ def test_a_track_record_ends_with_the_memory_it_tracks(kk: Kenning, clock: Clock
     assert not kk.get(record.id).current_at(now)  # it would show the replaced rule as current
     assert kk.get(record.id).superseded_by == newer.id
     assert kk.get(other.id).current_at(now)
+
+
+def test_a_kept_user_turn_gets_no_track_record(kk: Kenning, clock: Clock) -> None:
+    turn = kk.remember("let's keep paging dumb: limit and offset query params",
+                       type="context", topic="conversation")
+    for n in range(3):
+        session(kk, f"s{n}", turn.id, clock() + n * DAY, passed=True)
+    kk.consolidate()
+    assert track_records(kk) == []  # what was said is history, not a rule that held up

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kenning import weights as W
 from kenning.models import Memory, MemoryType
 
 DISTIL_MIN = 3  # episodes of one thing before it is distilled
@@ -176,8 +177,9 @@ def plan_trajectories(judged: Sequence[Judged], subjects: Mapping[str, Memory],
     out: list[Distilled] = []
     for mid, sessions in sorted(by_memory.items()):
         subject = subjects.get(mid)
-        if subject is None or subject.metadata.get("distilled") is True:
-            continue
+        if (subject is None or subject.metadata.get("distilled") is True
+                or W.record(subject.type.value, subject.topic)):
+            continue  # a kept user turn or a session summary is history, not a rule to track
         runs = list(sessions.values())
         if len(runs) < min_sessions:
             continue
