@@ -183,3 +183,16 @@ def test_a_kept_user_turn_gets_no_track_record(kk: Kenning, clock: Clock) -> Non
         session(kk, f"s{n}", turn.id, clock() + n * DAY, passed=True)
     kk.consolidate()
     assert track_records(kk) == []  # what was said is history, not a rule that held up
+
+
+def test_a_track_record_is_not_delivered_beside_its_memory(kk: Kenning, clock: Clock) -> None:
+    rule = kk.remember("Round money half-even with Decimal.quantize", type="decision",
+                       topic="money_rounding", confidence=0.7)
+    for n in range(3):
+        session(kk, f"s{n}", rule.id, clock() + n * DAY, passed=True)
+    kk.consolidate()
+    (record,) = track_records(kk)
+    brief = kk.briefing()
+    assert rule.id in brief and record.id not in brief  # the rule once, not restated
+    assert kk.build_prompt_index()["memories"] == 1
+    assert record.id in {h.memory.id for h in kk.recall("money rounding half-even", k=5)}
