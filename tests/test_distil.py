@@ -196,3 +196,21 @@ def test_a_track_record_is_not_delivered_beside_its_memory(kk: Kenning, clock: C
     assert rule.id in brief and record.id not in brief  # the rule once, not restated
     assert kk.build_prompt_index()["memories"] == 1
     assert record.id in {h.memory.id for h in kk.recall("money rounding half-even", k=5)}
+
+
+def test_the_user_turn_that_stated_a_replaced_rule_ends_with_it(kk: Kenning) -> None:
+    said = "let's keep paging dumb: limit and offset query params, the app thinks in pages"
+    where = {"via": "transcript", "session_id": "s-1", "lines": [4]}
+    turn = kk.remember(said, type="context", topic="conversation",
+                       metadata={"episode": "user turn", "session_id": "s-1", "line": 4})
+    other = kk.remember("and the refunds table needs an index on customer_id please",
+                        type="context", topic="conversation",
+                        metadata={"episode": "user turn", "session_id": "s-1", "line": 9})
+    rule = kk.remember("Page with limit and offset query params", type="decision",
+                       metadata={"provenance": where})
+    newer = kk.remember("Page with a keyset cursor on (created_at, id); OFFSET is gone",
+                        type="decision")
+    kk.supersede(newer.id, rule.id, "offset paging skipped rows under writes")
+    now = kk.clock()
+    assert kk.get(turn.id).superseded_by == newer.id  # never injected as current again
+    assert kk.get(other.id).current_at(now)  # another turn of that session stays

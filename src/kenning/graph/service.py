@@ -52,6 +52,9 @@ TraversalMark = tuple[str | None, str]
 KnownWords = tuple[str | None, dict[str, str]]
 
 
+RESTATES = 0.6  # share of a rule's words a kept user turn holds when it is the turn that said it
+
+
 class GraphService:
     """Links between memories, graph traversals (why / impact / related), consolidation
     (distilled episodes, co-accessed links, pruning, PageRank, communities) and the graph's
@@ -204,8 +207,8 @@ class GraphService:
     def supersede(self, new_id: str, old_id: str, reason: str | None) -> Link:
         """``new_id`` replaces ``old_id``: a user's ``supersedes`` link, which the store writes
         in the same transaction as the old memory's end of validity (``valid_to``: the new
-        one's creation, or now if later; ``superseded_by``: the new one). A cycle is refused. The
-        old memory's track record (``kenning.distil``) is superseded with it."""
+        one's creation, or now if later; ``superseded_by``: the new one). A cycle is refused.
+        What only restated the old memory (``_restating``) is superseded with it."""
         new, old = self.get(new_id), self.get(old_id)
         if new.id == old.id:
             raise ValidationError("a memory cannot supersede itself")
@@ -215,17 +218,40 @@ class GraphService:
             new.id, old.id, rel, confidence=EXPLICIT_CONFIDENCE, created_by=CreatedBy.USER,
             now_ms=self.clock(), reason=redact(reason).text if reason else None,
         ))
-        # the old memory's track record (how it held up, distilled from its uses) restates it:
-        # shown on, it would present the replaced rule as current, so it ends with it
+        # what restates the old memory would present it as current: its track record (how it
+        # held up, distilled from its uses) and the kept user words that stated it end with it
+        for other, why in self._restating(old):
+            self.store.add_link(make_link(
+                new.id, other.id, rel, confidence=EXPLICIT_CONFIDENCE, created_by=CreatedBy.USER,
+                now_ms=self.clock(), reason=why))
+        return link
+
+    def _restating(self, old: Memory) -> list[tuple[Memory, str]]:
+        """Current memories that only restate ``old``: its track record, and the kept user
+        turn (an episode of the same session and transcript line) whose words state it."""
+        from kenning.weights import EPISODE_TOPIC, episodic
+        from kenning.words import STOPWORDS, words
+
+        out: list[tuple[Memory, str]] = []
         sources = [e.from_id for e in self.store.links_of(old.id) if e.to_id == old.id]
         for track in self.store.get_many(sources).values():
             if (track.valid_to is None and track.metadata.get("distilled") is True
                     and track.metadata.get("subject") == old.id):
-                self.store.add_link(make_link(
-                    new.id, track.id, rel, confidence=EXPLICIT_CONFIDENCE,
-                    created_by=CreatedBy.USER, now_ms=self.clock(),
-                    reason="the memory it tracked was replaced"))
-        return link
+                out.append((track, "the memory it tracked was replaced"))
+        prov = old.metadata.get("provenance")
+        if not (isinstance(prov, dict) and prov.get("via") == "transcript"
+                and prov.get("session_id") and prov.get("lines")):
+            return out
+        said = set(words(old.summary)) - STOPWORDS
+        for turn in self.store.list(Filters(project=old.project, types=(MemoryType.CONTEXT,),
+                                            topic=EPISODE_TOPIC), limit=None):
+            meta = turn.metadata
+            if (turn.valid_to is None and episodic(turn.type.value, turn.topic)
+                    and meta.get("session_id") == prov["session_id"]
+                    and meta.get("line") in prov["lines"] and said
+                    and len(said & set(words(turn.content))) >= RESTATES * len(said)):
+                out.append((turn, "what the user said here was replaced"))
+        return out
 
     def links(self, memory_id: str) -> list[Link]:
         """Links into and out of a memory (which must exist), oldest first."""
