@@ -388,15 +388,19 @@ _TOKEN_SPECS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("authorization", ("SSWS ",), r"(?<=SSWS )[A-Za-z0-9_-]{40,}+"),
     ("api_key", ("sk-",), _tok("sk-", 3, "[a-f0-9]{32}(?![A-Za-z0-9_-])")),
 )
-_TOKEN_RES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
-    (kind, needles, re.compile(pattern)) for kind, needles, pattern in _TOKEN_SPECS
-)
+# Each token pattern is compiled the first time its needle is seen: compiling all of them at
+# import cost a hook process about a third of this module's import time (which every store
+# opening pays), for patterns most sessions never need.
+_TOKEN_RES: dict[int, re.Pattern[str]] = {}
 
 
 def _tokens(text: str) -> Iterator[_Span]:
-    for kind, needles, pattern in _TOKEN_RES:
-        if any(n in text for n in needles):
-            for m in pattern.finditer(text):
+    for n, (kind, needles, pattern) in enumerate(_TOKEN_SPECS):
+        if any(needle in text for needle in needles):
+            rx = _TOKEN_RES.get(n)
+            if rx is None:
+                rx = _TOKEN_RES[n] = re.compile(pattern)
+            for m in rx.finditer(text):
                 yield m.start(), m.end(), kind
 
 
