@@ -15,6 +15,7 @@ import pytest
 from kenning import Kenning
 from kenning.extract.candidates import failed_then_passed, preferences, session_summary
 from kenning.extract.transcript import AssistantText, ToolCall, UserText, parse_lines
+from kenning.outcomes import check_of
 from tests.mcp_fixtures import TranscriptWriter
 from tests.sessionend import wait_for_session_ends
 
@@ -83,7 +84,7 @@ def test_pytest_banner_gives_the_failed_test_the_cause_and_the_fix() -> None:
     (gotcha,) = failed_then_passed(tr)  # one memory: no separate "fix" insight
     assert gotcha.kind == gotcha.type == "gotcha"
     assert gotcha.text == (
-        "`uv run pytest -q` failed: FAILED tests/test_money.py::test_round_half_even - "
+        "Tests failed: FAILED tests/test_money.py::test_round_half_even - "
         "AssertionError: assert 13 == 12. Cause: to_cents truncates with int(); amounts must "
         "round half-even. Fix: `src/ledger/money.py`: `return int(amount * 100)` -> "
         "`return int((amount * 100).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))`; "
@@ -107,7 +108,7 @@ def test_a_narrowed_run_failing_then_the_suite_passing_is_one_recovery() -> None
     t.bash("uv run pytest", "12 passed in 0.4s")
     (gotcha,) = failed_then_passed(parsed(t))
     assert gotcha.text == (
-        "`python3 -m pytest tests/test_db.py -q` failed: ERROR tests/test_db.py - "
+        "Tests failed: ERROR tests/test_db.py - "
         "ModuleNotFoundError: No module named 'psycopg'. Cause: psycopg is not installed in "
         "this environment, so the test module cannot import. Fix: ran `uv add psycopg`; used "
         "`uv run pytest` instead; then `uv run pytest` passed.")
@@ -156,6 +157,24 @@ FAIL src/sum.test.js
 Tests:       1 failed, 1 total"""
 
 
+KIND_NAMES = {"test": "Tests", "build": "The build", "lint": "Lint",
+              "typecheck": "The type check", "format": "The format check"}
+
+
+def test_a_gotcha_names_the_kind_of_check_not_the_command_line() -> None:
+    """The failure and its fix outlive the command: `make test` gives way to `uv run pytest`,
+    the gotcha stays true; a command that is no check keeps its own name."""
+    for command, head in (("make test", "Tests failed: "), ("make lint", "Lint failed: "),
+                          ("alembic upgrade head", "`alembic upgrade head` failed: ")):
+        t = TranscriptWriter()
+        t.bash(command, "Exit code 1\nerror: boom", ok=False)
+        t.say("The config file is missing its [db] section.")
+        t.edit(f"{t.cwd}/setup.cfg", "[tool]", "[tool]\n[db]")
+        t.bash(command, "ok")
+        (gotcha,) = failed_then_passed(parsed(t))
+        assert gotcha.text.startswith(head) and gotcha.extra["command"] == command
+
+
 @pytest.mark.parametrize(("command", "output", "line", "signature"), [
     ("cargo build", RUST, "error[E0308]: mismatched types --> src/main.rs:{n}:18",
      "rust|E0308|mismatched types"),
@@ -177,7 +196,8 @@ def test_other_runners_give_their_meaningful_line_and_a_stable_signature(
         t.edit(f"{t.cwd}/src/calc.rs", "let total = parse(x)", "let total = parse(x)?")
         t.bash(command, "ok")
         (gotcha,) = failed_then_passed(parsed(t))
-        assert gotcha.text.startswith(f"`{command}` failed: {line.format(n=n)}")
+        assert gotcha.text.startswith(f"{KIND_NAMES[check_of(command).kind]} failed: "
+                                      f"{line.format(n=n)}")
         assert "Cause: The fixture returns the wrong type because the parser is never " \
                "called." in gotcha.text
         assert "Fix: `src/calc.rs`: `let total = parse(x)` -> `let total = parse(x)?`" in \

@@ -36,7 +36,7 @@ def test_recorded_transcript_gives_gotcha_with_fix_and_preference_not_chatter(
     by = kinds(result)
     assert set(by) == {"gotcha", "preference", "pattern"}
     (gotcha,) = by["gotcha"]  # one memory: the error, its cause and the fix
-    assert "`npm test` failed: ● getUser › returns the profile" in gotcha["text"]
+    assert "Tests failed: ● getUser › returns the profile" in gotcha["text"]
     assert "TypeError: Cannot read properties of undefined" in gotcha["text"]
     assert "Cause: getUser dereferences a missing user." in gotcha["text"]
     assert "Fix: `src/user.js`: `return db.users[id].profile.id` -> " in gotcha["text"]
@@ -91,7 +91,7 @@ def test_failed_command_fixed_by_a_different_command(tmp_path: Path, k: Kenning)
     t.user("Please always run the linter before committing.")
     result = k.extract(t.write(tmp_path / "t.jsonl"))
     by = kinds(result)
-    assert "`npm run build` failed: sh: 1: tsc: not found" in by["gotcha"][0]["text"]
+    assert "The build failed: sh: 1: tsc: not found" in by["gotcha"][0]["text"]
     assert "Fix: ran `npm install --save-dev typescript`; then it passed." in \
         by["gotcha"][0]["text"]
     assert by["preference"][0]["text"] == (
@@ -187,7 +187,7 @@ def test_cli_dry_run_then_apply_then_insights(tmp_path: Path, repo: Path,
     assert applied.returncode == 0 and "stored" in applied.stdout
     shown = run("insights")
     assert shown.returncode == 0
-    assert "failed   `npm test` failed: ● getUser › returns the profile: TypeError" in \
+    assert "failed   Tests failed: ● getUser › returns the profile: TypeError" in \
         shown.stdout
     assert "can you run the tests and fix whatever is broken?" in shown.stdout  # no "hey!"
     assert "next     Use pnpm, not npm." in shown.stdout

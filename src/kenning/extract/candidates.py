@@ -253,6 +253,10 @@ def _change(call: ToolCall, cwd: str | None) -> str:
     return f"{path}: removed `{before}`" if before else f"{path} edited"
 
 
+_CHECK_NAMES = {"test": "Tests", "build": "The build", "lint": "Lint",
+                "typecheck": "The type check", "format": "The format check"}
+
+
 def _gotcha(t: Transcript, failed: ToolCall, passed: ToolCall,
             between: list[ToolCall]) -> Candidate:
     bad, good = main_segment(failed.command), main_segment(passed.command)
@@ -271,9 +275,15 @@ def _gotcha(t: Transcript, failed: ToolCall, passed: ToolCall,
         "runner": failure.runner, "evidence": 1,
         "sessions": [t.session_id] if t.session_id else [],
     }
+    check = check_of(bad)
+    # a check is named by its kind, not the command line: the lesson is the failure and its
+    # fix, which outlive the command (MEMORY.md would otherwise keep showing `make test` to
+    # a project that now runs `uv run pytest`); the command stays in the metadata
+    head = f"{_CHECK_NAMES[check.kind]} failed" if check and check.kind in _CHECK_NAMES \
+        else f"`{bad}` failed"
     if not edits and not ran and good == bad:
         return Candidate(
-            "gotcha", _clip(f"`{bad}` failed once ({err}) and passed on a retry (flaky?)"),
+            "gotcha", _clip(f"{head} once ({err}) and passed on a retry (flaky?)"),
             "gotcha", "debugging", 0.55, "gotcha", _src(t, [failed.line, passed.line]),
             extra={**meta, "flaky": True})
     # The cause is what the assistant said before its first edit (or, failing that, before
@@ -293,7 +303,7 @@ def _gotcha(t: Transcript, failed: ToolCall, passed: ToolCall,
         steps.append(f"used `{good}` instead")
     fix = clip("; ".join(steps), 300)
     then = "then it passed" if good == bad else f"then `{good}` passed"
-    text = f"`{bad}` failed: {_sentence(err)}"
+    text = f"{head}: {_sentence(err)}"
     if cause:
         text += f" Cause: {cause}"
     text += f" Fix: {fix}; {then}."
