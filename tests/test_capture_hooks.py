@@ -79,6 +79,30 @@ def test_a_commit_that_replaces_a_tool_supersedes_the_rule_it_changes(env, proje
         assert old.superseded_by == commit.id and not old.current_at(k.clock())
 
 
+def test_a_commit_that_drops_a_library_ends_the_decision_that_chose_it(env, project) -> None:
+    import subprocess
+
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        chose = k.remember("Go with hashicorp/go-retryablehttp rather than hand-rolling "
+                           "backoff: 4 retries on 5xx", type="decision")
+        unrelated = k.remember("Deploys go through the API client in internal/client",
+                               type="decision")
+    (project / "client.go").write_text("package client\n")
+    git = ["git", "-C", str(project), "-c", "user.name=Dev", "-c", "user.email=d@example.com"]
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "client: drop go-retryablehttp; retry GETs only, "
+                    "Idempotency-Key on POST"], check=True)
+    _end(env, project, "s-1", "thanks, ship it")
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        now = k.clock()
+        [commit] = [m for m in k.list(limit=None, types="decision")
+                    if m.summary.startswith("client: drop")]
+        assert k.get(chose.id).superseded_by == commit.id
+        assert k.get(unrelated.id).current_at(now)
+
+
 def test_a_check_command_in_a_new_spelling_replaces_the_old_one(env, project) -> None:
     """The project moved from npm to pnpm: once `pnpm test` works, `npm test` is no longer the
     project's test command (an unrelated command of another kind stays)."""

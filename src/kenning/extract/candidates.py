@@ -419,12 +419,31 @@ _NARROWED = re.compile(r"(?:^|\s)(?:-k|-run|--run|-t|--testNamePattern|--grep|--
                        r"\s(?:\./)?(?:tests?|src|internal|pkg|cmd|crates)/\S")
 
 
+# A commit that takes a dependency or tool out: "drop go-retryablehttp; ...", "Remove lodash,
+# use native methods", "deps: rip out moment". The dropped thing is one token that looks like a
+# package (a dash, dot, slash or @ in it, or a known tool's name) ending the clause.
+_DROPS = re.compile(
+    r"^(?:[\w./-]+(?:\([\w./-]+\))?!?:\s*)?(?:drop|remove|rip out|get rid of)\s+"
+    r"`?(?P<old>@?[\w]+(?:[-./@][\w]+)+|[a-z][\w]*)`?(?:\s+(?:dependency|library|package|crate|"
+    r"module))?(?=\s*(?:[;,:(]|$|\s+(?:and|in favou?r|for|from)\b))", re.I)
+
+
 def from_commits(commits: list[Commit], repo: str) -> list[Candidate]:
     """Decisions and fixes stated in commit messages; files that keep changing together."""
     out: list[Candidate] = []
     for c in commits:
         prov = {"via": "git", "repo": repo, "commit": c.sha[:12]}
         message = c.subject + ("\n" + c.body.split("\n\n")[0] if c.body else "")
+        dropped = _DROPS.match(c.subject)
+        gone = dropped.group("old") if dropped else ""
+        if gone and not _DECISION.search(message) and (
+                not gone.isalnum() or gone.lower() in _KNOWN_TOOLS):
+            # "client: drop go-retryablehttp; retry GETs only": the decisions that chose it
+            # end here (``ExtractionService.supersede_dropped``)
+            out.append(Candidate("decision", _clip(message.replace("\n", " — ", 1)),
+                                 "decision", "architecture", 0.7, "historical_context", prov,
+                                 extra={"drops": gone}))
+            continue
         if _DECISION.search(message):
             # a commit that replaces something ("Replace structlog with stdlib logging") carries
             # its rule, so the conventions and decisions it changes are superseded

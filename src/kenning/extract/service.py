@@ -163,6 +163,7 @@ class ExtractionService:
         replaced = self.supersede_changed(fresh, applied[: len(fresh)]) if apply else []
         if apply:
             replaced += self.supersede_commands(fresh, applied[: len(fresh)])
+            replaced += self.supersede_dropped(fresh, applied[: len(fresh)])
         kept: list[Memory] = []
         if apply and tr is not None and episodes is not None and episodes.keep:
             kept = self._remember_many(episode_items(
@@ -267,6 +268,33 @@ class ExtractionService:
                     continue
                 closed.add(old.id)
                 self._supersede(new.id, old.id, f"the project now runs `{command}`")
+                out.append({"new": new.id, "old": old.id})
+        return out
+
+    def supersede_dropped(self, fresh: list[Any], applied: list[Memory]
+                          ) -> list[dict[str, str]]:
+        """A commit that drops a dependency or tool ("drop go-retryablehttp; ...") ends the
+        current decisions and preferences that prescribe it (they name it, and not as
+        something to drop); ``{"new": id, "old": id}`` per replacement."""
+        if self._supersede is None:
+            return []
+        drops = [(str(c.extra["drops"]), m) for c, m in zip(fresh, applied, strict=False)
+                 if m.is_new and c.extra.get("drops")]
+        if not drops:
+            return []
+        pool = [m for m in self.store.list(Filters(project=self.project, types=(
+            MemoryType.PREFERENCE, MemoryType.DECISION)), limit=500) if m.valid_to is None]
+        out: list[dict[str, str]] = []
+        for gone, new in drops:
+            named = re.compile(rf"(?<![\w-]){re.escape(gone)}(?![\w-])", re.I)
+            for old in pool:
+                found = named.search(old.summary)
+                if (old.id == new.id or found is None or old.created_at > new.created_at
+                        or old.valid_to is not None
+                        or _DROP_CUE.search(old.summary[max(0, found.start() - 25):found.start()]
+                                            .lower())):
+                    continue
+                self._supersede(new.id, old.id, f"dropped in a commit: {new.summary[:120]}")
                 out.append({"new": new.id, "old": old.id})
         return out
 
