@@ -510,6 +510,14 @@ def test_an_aside_for_the_task_at_hand_is_not_a_rule() -> None:
                       "test/retry.test.ts, no need for the whole suite every time.") == []
 
 
+def test_a_change_in_the_first_clause_is_found_beside_the_rule_after_it() -> None:
+    texts = [r.text for r in find_rules(
+        "so from now on it's pnpm install / pnpm test etc, and please make sure npm never "
+        "recreates package-lock.json")]
+    assert texts == ["From now on it's pnpm install / pnpm test etc.",
+                     "Make sure npm never recreates package-lock.json."]
+
+
 def test_code_blocks_paths_and_emoji_do_not_break_sentences() -> None:
     message = ("I'm getting this error:\n```\nTraceback (most recent call last):\n  always use "
                "pnpm\nImportError: cannot import name 'foo'\n```\nSee docs/setup.md e.g. the "

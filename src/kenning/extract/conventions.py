@@ -2073,6 +2073,12 @@ def _read_shapes(raw: str, header: str | None, speaker: str, piece_change: bool)
                 sub = _Clause(piece)
                 sub.standing, sub.change = clause.standing, clause.change
                 found = _read_clause(sub, header, speaker, raw, piece_change)
+                if found is None and _CHANGE_HEADER.search(_mask(piece)):
+                    # "from now on it's pnpm install / pnpm test, and ...": a clause that
+                    # states a change reads as a whole sentence would
+                    fallback = _Clause(piece)
+                    fallback.change = True
+                    found = _standing_sentence(fallback)
                 if found is not None:
                     subs.append(found)
             if rule is not None and len(subs) > 1 and ";" in mask and (
