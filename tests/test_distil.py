@@ -185,19 +185,6 @@ def test_a_kept_user_turn_gets_no_track_record(kk: Kenning, clock: Clock) -> Non
     assert track_records(kk) == []  # what was said is history, not a rule that held up
 
 
-def test_a_track_record_is_not_delivered_beside_its_memory(kk: Kenning, clock: Clock) -> None:
-    rule = kk.remember("Round money half-even with Decimal.quantize", type="decision",
-                       topic="money_rounding", confidence=0.7)
-    for n in range(3):
-        session(kk, f"s{n}", rule.id, clock() + n * DAY, passed=True)
-    kk.consolidate()
-    (record,) = track_records(kk)
-    brief = kk.briefing()
-    assert rule.id in brief and record.id not in brief  # the rule once, not restated
-    assert kk.build_prompt_index()["memories"] == 1
-    assert record.id in {h.memory.id for h in kk.recall("money rounding half-even", k=5)}
-
-
 def test_the_user_turn_that_stated_a_replaced_rule_ends_with_it(kk: Kenning) -> None:
     said = "let's keep paging dumb: limit and offset query params, the app thinks in pages"
     where = {"via": "transcript", "session_id": "s-1", "lines": [4]}

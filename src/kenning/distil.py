@@ -149,7 +149,6 @@ def plan(memories: Sequence[Memory], min_group: int = DISTIL_MIN) -> list[Distil
 TRACK_PREFIX = "Track record: "
 
 
-
 @dataclass(frozen=True)
 class Judged:
     """One session's verdict on a memory it used: the confidence change it called for (> 0
@@ -184,7 +183,7 @@ def plan_trajectories(judged: Sequence[Judged], subjects: Mapping[str, Memory],
         runs = list(sessions.values())
         if len(runs) < min_sessions:
             continue
-        key = f"{W.TRACK_KEY}{mid}"
+        key = f"trajectory:{mid}"
         known = existing.get(key)
         if known is not None and known.metadata.get("evidence") == len(runs):
             continue

@@ -25,7 +25,7 @@ from kenning.models import Filters, MemoryType, OutcomeStatus, SessionEvent, iso
 from kenning.ranking import recency
 from kenning.sessions import Trajectory, trajectories
 from kenning.usage import injection_factor
-from kenning.weights import record, track_record
+from kenning.weights import record
 
 if TYPE_CHECKING:
     from kenning.automemory.options import AutoMemoryOptions
@@ -456,7 +456,7 @@ class SessionService:
         pool = [self.live(m, now) for m in found
                 if m.current_at(now)
                 and not record(m.type.value, m.topic) and m.outcome is not OutcomeStatus.FAILED
-                and not track_record(m.metadata) and (not exclude or key(m.summary) not in exclude)]
+                and (not exclude or key(m.summary) not in exclude)]
         standing = sorted((m for m in pool if m.type in _STANDING),
                           key=lambda m: (-m.confidence, -m.created_at))
         others = sorted(
@@ -544,8 +544,7 @@ class SessionService:
 
         # Read before the data: a write landing meanwhile leaves the index marked stale.
         version = read_version(version_file(location))
-        memories = [m for m in self.store.list(Filters(), limit=None, newest_first=False)
-                    if not track_record(m.metadata)]
+        memories = self.store.list(Filters(), limit=None, newest_first=False)
         scores = self.store.graph_scores()
         uses = self.use_rates()
         data = promptindex.build(

@@ -34,20 +34,6 @@ def record(mtype: str, topic: str | None) -> bool:
     return mtype == "session" or episodic(mtype, topic)
 
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # the prompt hook imports this module: nothing at run time
-    from collections.abc import Mapping
-
-TRACK_KEY = "trajectory:"  # how a track record's distil key starts (kenning.distil)
-
-
-def track_record(metadata: "Mapping[str, object]") -> bool:
-    """Whether a memory (by its metadata) is a track record: how another memory held up. It
-    restates that memory, so it is for ``why`` and recall; the briefing, MEMORY.md and the
-    prompt index show the memory itself, whose confidence already says how it held up."""
-    return str(metadata.get("distil_key") or "").startswith(TRACK_KEY)
-
-
 def recency(created_at_ms: int, now_ms: int, half_life_days: float = RECENCY_HALF_LIFE_DAYS
             ) -> float:
     """1.0 for a memory made now, halving every ``half_life_days``."""

@@ -32,7 +32,7 @@ from kenning.automemory.writes import Change
 from kenning.errors import NotFoundError, ValidationError
 from kenning.models import Category, Filters, Memory, MemoryType, OutcomeStatus, Scope, iso
 from kenning.redact import redact
-from kenning.weights import record, track_record
+from kenning.weights import record
 
 if TYPE_CHECKING:
     from kenning.automemory.service import AutoMemoryService
@@ -545,10 +545,9 @@ def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state:
         for c in batch:
             m = found.get(c.id)
             if m is None or m.agent != target.agent or not m.current_at(now) or record(
-                    m.type.value, m.topic) or m.outcome is OutcomeStatus.FAILED or (
-                    track_record(m.metadata)):
-                continue  # another agent's, superseded, failed, a session record or a track
-                # record (it restates its memory): MEMORY.md shows the lessons that hold now
+                    m.type.value, m.topic) or m.outcome is OutcomeStatus.FAILED:
+                continue  # another agent's, superseded, failed, or a session record: MEMORY.md
+                # shows the lessons that hold now
             m = svc.live(m, now)  # confidence as of now: unused memories fade out of the index
             if m.confidence < opts.min_confidence:
                 continue
