@@ -201,3 +201,15 @@ def test_the_user_turn_that_stated_a_replaced_rule_ends_with_it(kk: Kenning) -> 
     now = kk.clock()
     assert kk.get(turn.id).superseded_by == newer.id  # never injected as current again
     assert kk.get(other.id).current_at(now)  # another turn of that session stays
+
+
+def test_a_replaced_memory_gets_no_new_track_record(kk: Kenning, clock: Clock) -> None:
+    rule = kk.remember("Round money half-even with Decimal.quantize", type="decision",
+                       topic="money_rounding", confidence=0.7)
+    for n in range(3):
+        session(kk, f"s{n}", rule.id, clock() + n * DAY, passed=True)
+    newer = kk.remember("Round money half-up, as the tax office does", type="decision",
+                        topic="money_rounding")
+    kk.supersede(newer.id, rule.id, "the tax office rounds half-up")
+    kk.consolidate()  # the sessions were judged before the change, consolidated after it
+    assert [m for m in track_records(kk) if m.current_at(kk.clock())] == []

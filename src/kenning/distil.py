@@ -178,8 +178,9 @@ def plan_trajectories(judged: Sequence[Judged], subjects: Mapping[str, Memory],
     for mid, sessions in sorted(by_memory.items()):
         subject = subjects.get(mid)
         if (subject is None or subject.metadata.get("distilled") is True
-                or W.record(subject.type.value, subject.topic)):
-            continue  # a kept user turn or a session summary is history, not a rule to track
+                or W.record(subject.type.value, subject.topic) or subject.valid_to is not None):
+            continue  # a kept user turn or a session summary is history, not a rule to track;
+            # a replaced memory's record would present it as current
         runs = list(sessions.values())
         if len(runs) < min_sessions:
             continue
