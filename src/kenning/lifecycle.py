@@ -96,6 +96,8 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
         _run(report, log_as, "auto_import",
              lambda: k.auto_sync_if_due(project_root, options, "session-start"))
         _run(report, log_as, "agent_import", lambda: k.auto_agents(project_root, options))
+    if project_root is not None:  # before the index: what changed in the code ranks down now
+        _run(report, log_as, "drift", lambda: k.check_drift(project_root))
     _run(report, log_as, "prompt index", lambda: k.build_prompt_index(force=False))
     from kenning.hooks.seen import key
 
@@ -144,9 +146,14 @@ def end(k: Kenning, session_id: str, transcript: Path | None, project_root: Path
     _run(report, log_as, "ingest", k.ingest_journal)
     _run(report, log_as, "learn", lambda: k.learn_from_session(session_id))
     if transcript is not None and transcript.is_file() and k.config.get("capture", "extract"):
-        _run(report, log_as, "extract",
-             lambda: k.extract(transcript=transcript, repo=project_root, apply=True,
-                               episodes=episodes))
+        found = _run(report, log_as, "extract",
+                     lambda: k.extract(transcript=transcript, repo=project_root, apply=True,
+                                       episodes=episodes))
+        if found and found.get("applied") and project_root is not None:
+            # what the session learned, anchored to the symbols it names in the files it edited
+            _run(report, log_as, "anchor",
+                 lambda: k.anchor(found["applied"], session_id=session_id,
+                                  project_root=project_root))
     _run(report, log_as, "prune episodes", lambda: k.prune_episodes(episodes))
     _run(report, log_as, "consolidate", k.consolidate)
     if project_root is not None and options.enabled:
@@ -555,7 +562,8 @@ class SessionService:
                 pagerank=scores.get(m.id, (0.0, 0))[0],
                 use=injection_factor(*uses.get(m.id, (0, 0))), created_at=m.created_at,
                 updated_at=m.updated_at, last_accessed_at=m.last_accessed_at,
-                valid_to=m.valid_to) for m in memories),
+                valid_to=m.valid_to, drift=m.drift, drift_reason=m.drift_reason)
+             for m in memories),
             version, self.clock())
         atomic_write_bytes(path, data, mode=0o600)
         return {"path": str(path), "memories": len(memories), "bytes": len(data),
