@@ -338,7 +338,10 @@ def env(tmp_path: Path) -> dict[str, str]:
     home.mkdir()
     out = {k: v for k, v in os.environ.items() if not k.startswith("KENNING_")}
     out.update(KENNING_HOME=str(tmp_path / "kdata"), KENNING_DB=str(tmp_path / "k.db"),
-               KENNING_EMBEDDER="none", HOME=str(home))
+               KENNING_EMBEDDER="none", HOME=str(home),
+               # behaviour, not speed, is tested here: a loaded test machine must not push the
+               # tool hook past its budget (it would fail open and check nothing)
+               KENNING_HOOKS_TOOL_BUDGET_MS="60000")
     return out
 
 
@@ -459,3 +462,20 @@ def test_memories_recorded_beside_edits_anchor_to_the_symbols_they_name(tmp_path
         assert [(a.path, a.symbol) for a in k.anchors(m.id)] == [("src/billing.py",
                                                                  "compute_vat")]
         assert k.anchors(vague.id) == []  # an edited file alone is no anchor
+
+
+def test_confirm_needs_the_projects_directory(tmp_path: Path, repo: Path) -> None:
+    from kenning.errors import ValidationError
+
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember(VAT_MEMORY, type="decision")
+        k.project_root = tmp_path / "elsewhere"
+        k.project_root.mkdir()
+        with pytest.raises(ValidationError, match="is it the project's directory"):
+            k.confirm(m.id)
+        assert len(k.anchors(m.id)) == 1  # nothing dropped
+        k.project_root = repo
+        (repo / "src" / "billing.py").unlink()
+        k.check_drift()
+        assert k.get(m.id).drift == "obsolete"
+        assert not k.confirm(m.id).stale and k.anchors(m.id) == []  # it holds without the code

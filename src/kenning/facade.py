@@ -268,11 +268,7 @@ class Kenning:
         """Compare the code memories are anchored to with the files now (only ``paths`` when
         given) and mark those whose code changed stale, or obsolete when it went. Only
         anchored files are looked at, and only those whose size or time changed are read."""
-        service = self._drift(project_root)
-        report = service.check(paths)
-        if paths is None:
-            service.refresh_paths()
-        return report.to_dict()
+        return self._drift(project_root).check(paths).to_dict()
 
     def stale(self, limit: int = 100) -> builtins.list[dict[str, Any]]:
         """This project's memories whose code changed (stale) or went (obsolete), obsolete

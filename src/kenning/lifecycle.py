@@ -442,9 +442,10 @@ class SessionService:
         """The briefing and the memories it shows: the latest checkpoint; the rules in force
         for this project (every current preference and pattern, most trusted first), whatever
         a prompt will be about; then the ``k`` best other memories in force (live confidence,
-        PageRank, recency). Never a superseded or failed memory, a record of a session, or a
-        memory whose line is in ``exclude`` (``seen.key`` of each line the model already has,
-        e.g. from MEMORY.md)."""
+        PageRank, recency). Never a superseded or failed memory, one whose code is gone
+        (obsolete), a record of a session, or a memory whose line is in ``exclude``
+        (``seen.key`` of each line the model already has, e.g. from MEMORY.md); one whose code
+        changed since it was recorded says so on its line."""
         from kenning.hooks.seen import key
 
         k = v.positive_int(k, "k", 100)
@@ -463,6 +464,7 @@ class SessionService:
         pool = [self.live(m, now) for m in found
                 if m.current_at(now)
                 and not record(m.type.value, m.topic) and m.outcome is not OutcomeStatus.FAILED
+                and m.drift != "obsolete"  # the code it describes is gone
                 and (not exclude or key(m.summary) not in exclude)]
         standing = sorted((m for m in pool if m.type in _STANDING),
                           key=lambda m: (-m.confidence, -m.created_at))
@@ -491,10 +493,15 @@ class SessionService:
         if checkpoint:
             section(None, [(lines[0], checkpoint[0])], max_chars)
         # the rules take up to two thirds, so the rest of what matters still has room
+        def changed(m: Memory) -> str:  # the code it describes changed since it was recorded
+            return f"; code changed since: {m.drift_reason or m.drift}" if m.drift else ""
+
         section("Rules in force for this project:",
-                [(f"- {m.summary} (id {m.id})", m) for m in standing], max_chars * 2 // 3)
+                [(f"- {m.summary} (id {m.id}{changed(m)})", m) for m in standing],
+                max_chars * 2 // 3)
         section("Key memories for this project:",
-                [(f"- [{m.type.value}] {m.summary} (id {m.id})", m) for m in others], max_chars)
+                [(f"- [{m.type.value}] {m.summary} (id {m.id}{changed(m)})", m) for m in others],
+                max_chars)
         if not briefed:
             return "", []
         return head + text, briefed

@@ -8,6 +8,7 @@ the caller then gives no verdict it cannot back, rather than a false one."""
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 from pathlib import Path
 
@@ -47,10 +48,10 @@ class Repo:
     def stat(self, rel: str) -> str | None:
         """``size:mtime_ns`` of a file, None when it is not a regular file."""
         try:
-            st = os.stat(os.path.join(self.root, rel))
-        except OSError:
+            st = os.stat(self.root + os.sep + rel)
+        except (OSError, ValueError):
             return None
-        if not os.path.isfile(os.path.join(self.root, rel)):
+        if not stat.S_ISREG(st.st_mode):
             return None
         return f"{st.st_size}:{st.st_mtime_ns}"
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from kenning.drift import code, hook
 from kenning.drift.repo import Repo
+from kenning.errors import ValidationError
 from kenning.models import Anchor, Memory
 from kenning.store.base import Store
 
@@ -128,8 +129,15 @@ class DriftService:
         holds): its anchors take today's fingerprints and its drift is cleared; anchors whose
         file or symbol is gone are dropped."""
         if self.repo is None:
-            self.store.set_anchors({memory.id: []})
-            return []
+            raise ValidationError("confirm needs the project's directory: run it inside the "
+                                  "project, or give --project-root")
+        had = self.store.anchors(memory_ids=[memory.id])
+        # every anchored file missing, though no check found them deleted: the wrong directory
+        if had and all(self.repo.stat(a.path) is None and a.state != code.OBSOLETE
+                       for a in had):
+            raise ValidationError(
+                f"none of the files {memory.id} is anchored to is under {self.repo.root} "
+                f"({', '.join(sorted({a.path for a in had}))}): is it the project's directory?")
         self.anchor([replace(memory, is_new=False)])
         return self.store.anchors(memory_ids=[memory.id])
 
@@ -208,7 +216,7 @@ class DriftService:
                 # Still matching: the anchor holds at the commit checked out now, so a later
                 # change is dated from here (and a move is not taken for a change).
                 held = head if verdict.state == code.FRESH and head else a.commit
-                new = replace(a, path=target, state=verdict.state, reason=reason,
+                new = a._replace(path=target, state=verdict.state, reason=reason,
                               stat=st or "", checked_at=now, commit=held)
                 if new != a:
                     updated[_key(a)] = new
@@ -216,7 +224,7 @@ class DriftService:
                         {code.STALE: report.stale, code.OBSOLETE: report.obsolete,
                          code.FRESH: report.fresh_again}[new.state].append(a.memory_id)
         for key, suffix in self._when(dated).items():
-            updated[key] = replace(updated[key], reason=(updated[key].reason or "") + suffix)
+            updated[key] = updated[key]._replace(reason=(updated[key].reason or "") + suffix)
         if updated:
             changes: dict[str, list[Anchor]] = {}
             touched = {k[0] for k in updated}
@@ -228,6 +236,8 @@ class DriftService:
                 self._remember_paths(set(report.moved.values()))
         for bucket in (report.stale, report.obsolete, report.fresh_again):
             bucket[:] = list(dict.fromkeys(bucket))
+        if paths is None:
+            self.refresh_paths([updated.get(_key(a), a) for a in anchors])
         return report
 
     def _moved(self, path: str, group: Sequence[Anchor],
@@ -302,13 +312,15 @@ class DriftService:
             return
         _write_paths(self.journal_dir, have | wanted)
 
-    def refresh_paths(self) -> None:
-        """Rewrite this project's part of the anchored-file list from the store."""
+    def refresh_paths(self, anchors: Sequence[Anchor] | None = None) -> None:
+        """Rewrite this project's part of the anchored-file list from the store (or from
+        ``anchors``, all of the project's as a check just wrote them)."""
         if self.repo is None or self.journal_dir is None:
             return
         root = self.repo.root + os.sep
-        mine = {os.path.join(self.repo.root, a.path)
-                for a in self.store.anchors(project=self.project) if a.state != code.OBSOLETE}
+        if anchors is None:
+            anchors = self.store.anchors(project=self.project)
+        mine = {root + path for path in {a.path for a in anchors if a.state != code.OBSOLETE}}
         have = anchored_paths(self.journal_dir)
         others = {p for p in have if not p.startswith(root)}
         if others | mine != have:
