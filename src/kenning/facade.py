@@ -233,11 +233,11 @@ class Kenning:
     def _anchor(self, memories: Sequence[Memory], hints: Iterable[str] = ()) -> None:
         """Anchor written memories to the code they name; a failure is logged, the write
         stands. A new memory that names no file costs one regular expression."""
-        from kenning.drift.code import mentions
+        from kenning.drift.code import may_name_files
 
         hints = list(hints)
         if not memories or (not hints and all(
-                m.is_new and not mentions(f"{m.topic or ''} {m.content}").paths
+                m.is_new and not may_name_files(m.content) and not may_name_files(m.topic or "")
                 for m in memories)):
             return
         try:

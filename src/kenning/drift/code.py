@@ -54,6 +54,15 @@ _SNAKE = re.compile(r"(?<![\w.])([a-z_][a-z0-9]*_[a-z0-9_]+)(?![\w(])")
 _CAMEL = re.compile(r"(?<![\w.])([A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z]\w*)(?![\w(])")
 
 
+_EXT_HINT = re.compile(rf"\w\.(?:{_EXT_RE})(?![\w/-])")
+
+
+def may_name_files(text: str) -> bool:
+    """A quick test every write pays: False when ``text`` certainly names no file (no known
+    extension after a name), so ``mentions`` need not run."""
+    return _EXT_HINT.search(text) is not None
+
+
 @dataclass(frozen=True)
 class Mentions:
     """What a text names: paths (as written) and symbols (bare or qualified names)."""

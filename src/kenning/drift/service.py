@@ -69,7 +69,8 @@ class DriftService:
         texts: dict[str, str] = {}
         for m in memories:
             text = f"{m.topic or ''}\n{m.content}"
-            if hinted or code.mentions(text).paths or not m.is_new:
+            if hinted or not m.is_new or (code.may_name_files(text)
+                                          and code.mentions(text).paths):
                 texts[m.id] = text
         if not texts:
             return {}
@@ -195,7 +196,7 @@ class DriftService:
                 if isinstance(moved_to, str):
                     target = moved_to
                     report.moved[path] = moved_to
-            if target is not None and repo.stat(target) is not None:
+            if repo.stat(target) is not None:
                 text, st, why = repo.read(target)
                 report.read += 1
                 if text is None:
