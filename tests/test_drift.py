@@ -107,6 +107,18 @@ def test_brace_languages_find_symbols_and_ignore_layout(
         edited[n] == table[n] for n in names)
 
 
+def test_formatter_choices_are_layout_too() -> None:
+    ts = "export function total(items: number[], scale = 1): number {\n  return sum(items);\n}\n"
+    prettier = ("export function total(\n  items: number[],\n  scale = 1,\n): number {\n"
+                "  return sum(items)\n}\n")
+    assert code.symbols("a.ts", prettier) == code.symbols("a.ts", ts)
+    assert code.symbols("a.ts", ts.replace("sum(items)", "sum(items) * scale")) != \
+        code.symbols("a.ts", ts)
+    rs = "pub fn f(a: i64, b: i64) -> i64 { a + b }\n"
+    rustfmt = "pub fn f(\n    a: i64,\n    b: i64,\n) -> i64 {\n    a + b\n}\n"
+    assert code.symbols("a.rs", rustfmt) == code.symbols("a.rs", rs)
+
+
 def test_mentions_find_paths_and_symbols() -> None:
     said = code.mentions("src/billing.py computes VAT in compute_vat(); see `Cart.total` in "
                          "web/cart.ts:addItem and ../secrets.py")

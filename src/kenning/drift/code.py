@@ -7,8 +7,9 @@ Rust a light heuristic stands in for a parser (a parser wheel per language would
 import time and the base install's size for a fingerprint): comments are blanked and string
 contents masked, declarations are found with one regular expression per language, and a
 declaration's region runs from its name to the brace that closes its body. A fingerprint is a
-hash of the region with comments gone and whitespace collapsed (and, for Python, of the syntax
-tree without positions), so reformatting or re-commenting code never counts as a change.
+hash of the region with comments gone, whitespace collapsed and trailing commas (and in
+JavaScript/TypeScript, semicolons) dropped; for Python, of the syntax tree without positions.
+Reformatting or re-commenting code never counts as a change.
 """
 
 from __future__ import annotations
@@ -132,6 +133,17 @@ def squeeze(text: str) -> str:
     return _TIGHT.sub(r"\1", _WS.sub(" ", text)).strip()
 
 
+_TRAILING_COMMA = re.compile(r",(?=[)\]}])")
+
+
+def layout_free(text: str, lang: str) -> str:
+    """Comment-free code (``_strip``'s first half) as formatters leave its meaning: whitespace
+    collapsed, trailing commas dropped (rustfmt and Prettier add them), and for JavaScript and
+    TypeScript the semicolons too (Prettier's ``semi`` option adds or drops them)."""
+    out = _TRAILING_COMMA.sub("", squeeze(text))
+    return out.replace(";", "") if lang == JS else out
+
+
 def file_fingerprint(path: str, text: str) -> str:
     """The fingerprint of a whole file: its syntax tree for Python (when it parses), its
     comment-free, whitespace-collapsed text for brace languages, its whitespace-collapsed
@@ -143,7 +155,7 @@ def file_fingerprint(path: str, text: str) -> str:
         except (SyntaxError, ValueError, RecursionError):
             pass
     elif lang is not None:
-        return _digest(squeeze(_strip(text, lang)[0]))
+        return _digest(layout_free(_strip(text, lang)[0], lang))
     return _digest(squeeze(text))
 
 
@@ -285,7 +297,7 @@ def _brace_symbols(text: str, lang: str) -> dict[str, str] | None:
         if groups.get("cls"):
             blocks.append((m.start(), end, name))
         qualified = f"{owner}.{name}" if owner else name
-        out.setdefault(qualified, _digest(squeeze(plain[m.start():end])))
+        out.setdefault(qualified, _digest(layout_free(plain[m.start():end], lang)))
     return out
 
 
