@@ -501,3 +501,12 @@ def test_confirm_needs_the_projects_directory(tmp_path: Path, repo: Path) -> Non
         k.check_drift()
         assert k.get(m.id).drift == "obsolete"
         assert not k.confirm(m.id).stale and k.anchors(m.id) == []  # it holds without the code
+
+
+def test_go_generics_and_indented_declarations() -> None:
+    src = ("package s\n\ntype Stack[T any] struct {\n\titems []T\n}\n\n"
+           "func (s *Stack[T]) Push(x T) {\n\ts.items = append(s.items, x)\n}\n")
+    table = code.symbols("s.go", src)
+    assert table is not None and set(table) == {"Stack", "Stack.Push"}
+    indented = "\n".join("  " + line if line else line for line in src.split("\n"))
+    assert code.symbols("s.go", indented) == table

@@ -204,8 +204,9 @@ _DECLS: Mapping[str, re.Pattern[str]] = {
         r"|(?:(?:public|private|protected|static|readonly|async|override|get|set)[ \t]+)*"
         r"(?P<method>[A-Za-z_$][\w$]*)[ \t]*(?:<[^>\n]*>)?\([^)\n]*\)[ \t]*(?::[^{\n]+)?\{)"),
     GO: re.compile(
-        r"(?m)^func[ \t]*(?:\([ \t]*\w*[ \t]*\*?[ \t]*(?P<owner>\w+)[^)]*\)[ \t]*)?"
-        r"(?P<fn>\w+)|^type[ \t]+(?P<cls>\w+)[ \t]+(?:struct|interface)\b"),
+        r"(?m)^[ \t]*func[ \t]*(?:\([ \t]*\w*[ \t]*\*?[ \t]*(?P<owner>\w+)[^)]*\)[ \t]*)?"
+        r"(?P<fn>\w+)|^[ \t]*type[ \t]+(?P<cls>\w+)(?:\[[^\]\n]*\])?[ \t]+"
+        r"(?:struct|interface)\b"),
     RUST: re.compile(
         r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?(?:(?:async|const|unsafe|extern[ \t]+\"\w+\")"
         r"[ \t]+)*fn[ \t]+(?P<fn>\w+)"
