@@ -510,3 +510,14 @@ def test_go_generics_and_indented_declarations() -> None:
     assert table is not None and set(table) == {"Stack", "Stack.Push"}
     indented = "\n".join("  " + line if line else line for line in src.split("\n"))
     assert code.symbols("s.go", indented) == table
+
+
+def test_mcp_rows_say_the_code_changed(tmp_path: Path, repo: Path) -> None:
+    from kenning.mcpserver import row
+
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember(VAT_MEMORY, type="decision")
+        assert "code_changed_since" not in row(k.get(m.id))
+        (repo / "src" / "billing.py").write_text(BILLING.replace("0.2", "0.25"))
+        k.check_drift()
+        assert row(k.get(m.id))["code_changed_since"] == "compute_vat changed (not committed yet)"
