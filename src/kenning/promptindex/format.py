@@ -21,12 +21,12 @@ ENDS = 1  # flag: "valid to" holds when a successor superseded the memory
 STALE = 2  # flag: the code the memory describes changed since it was recorded
 OBSOLETE = 4  # flag: that code was deleted
 DRIFT_FLAGS = {"stale": STALE, "obsolete": OBSOLETE}
+FNV_OFFSET, FNV_PRIME, MASK = 0xCBF29CE484222325, 0x100000001B3, (1 << 64) - 1
 
 
 def drift_of(flags: int) -> str | None:
     """A record's drift from its flags (``Memory.drift``)."""
     return "obsolete" if flags & OBSOLETE else "stale" if flags & STALE else None
-FNV_OFFSET, FNV_PRIME, MASK = 0xCBF29CE484222325, 0x100000001B3, (1 << 64) - 1
 
 
 def fnv64(term: str) -> int:
