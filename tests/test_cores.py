@@ -54,8 +54,8 @@ def test_contenders_keep_everything_that_could_still_win() -> None:
     w = RankWeights()
     fused = {str(i): {"relevance": 1.0 - i / 100} for i in range(100)}
     head = contenders(fused, 5, w)
-    # confidence, recency, intent, failed, superseded, a kept user turn
-    floor = 0.85 * 0.9 * 0.9 * 0.85 * 0.3 * 0.5
+    # confidence, recency, intent, failed, superseded, a kept user turn, obsolete code
+    floor = 0.85 * 0.9 * 0.9 * 0.85 * 0.3 * 0.5 * 0.3
     assert head[:5] == ["0", "1", "2", "3", "4"]
     assert all(fused[m]["relevance"] >= 0.96 * floor for m in head)
     assert len(head) == sum(1 for v in fused.values() if v["relevance"] >= 0.96 * floor)

@@ -24,8 +24,12 @@ pg_server, pg_dsn = pg_fixtures.pg_server, pg_fixtures.pg_dsn  # a real server p
 
 def build_source(path: Path, embedder: MiniLMEmbedder, clock: Clock) -> dict:
     """A SQLite store with vectors, explicit and automatic links, graph scores, co-access
-    counters, a confidence log and meta."""
+    counters, a confidence log, a code anchor and meta."""
+    code = path.parent / "code"
+    code.mkdir()
+    (code / "auth.py").write_text("def issue_token(user):\n    return user\n")
     with Kenning(path, project="proj", embedder=embedder, clock=clock) as k:
+        k.project_root = code
         old = k.remember("Use JWT for auth: stateless tokens", type="decision", topic="auth",
                          tags=["security", "api"], metadata={"ticket": "SEC-1", "n": 1.5})
         for i in range(23):
@@ -45,6 +49,9 @@ def build_source(path: Path, embedder: MiniLMEmbedder, clock: Clock) -> dict:
         k.feedback(new.id, -0.05, "refresh broke in staging")
         k.consolidate()
         k.store.set_meta("custom:state", '{"x": 1}')
+        k.remember("auth.py issue_token() returns the user unsigned", type="gotcha")
+        (code / "auth.py").write_text("def issue_token(user):\n    return sign(user)\n")
+        assert k.check_drift()["stale"]  # a stale memory and its anchor travel too
         return fingerprint(k.store)
 
 
@@ -52,13 +59,14 @@ def test_sqlite_to_postgres_to_sqlite_keeps_hashes(
     tmp_path: Path, pg_dsn: str, embedder: MiniLMEmbedder, clock: Clock
 ) -> None:
     before = build_source(tmp_path / "a.db", embedder, clock)
-    assert before["counts"]["vectors"] == 25 and before["counts"]["links"] >= 2
-    assert before["counts"]["graph_scores"] == 25
+    assert before["counts"]["vectors"] == 26 and before["counts"]["links"] >= 2
+    assert before["counts"]["graph_scores"] == 25 and before["counts"]["anchors"] == 1
     assert before["counts"]["co_access"] >= 4 and before["counts"]["confidence_log"] >= 14
     src, pg = SQLiteStore(tmp_path / "a.db"), PostgresStore(pg_dsn)
     try:
         there = migrate(src, pg, batch=7, bulk=True)  # HNSW built once at the end
-        assert there.verified and there.copied["memories"] == 25
+        assert there.verified and there.copied["memories"] == 26
+        assert there.copied["anchors"] == 1
         assert there.copied["co_access"] == before["counts"]["co_access"]
         assert there.copied["confidence_log"] == before["counts"]["confidence_log"]
         assert [i["valid"] for i in pg.server_info()["hnsw_indexes"]] == [True]
@@ -108,13 +116,13 @@ def test_interrupted_migration_resumes_without_duplicates(
         copied_logs = len(pg.confidence_log_rows([m.id for m in pg.scan(None, 100)]))
         assert 0 < copied_logs < before["counts"]["confidence_log"]
         again = migrate(src, pg, batch=5)
-        assert again.skipped["memories"] == 25 and again.copied["memories"] == 0
+        assert again.skipped["memories"] == 26 and again.copied["memories"] == 0
         assert again.copied["confidence_log"] == before["counts"]["confidence_log"] - copied_logs
         assert again.verified and again.target_fingerprint == before
         third = migrate(src, pg, batch=5)  # a third run is a no-op
         assert (third.copied["memories"], third.copied["co_access"],
-                third.copied["confidence_log"]) == (0, 0, 0)
-        assert third.verified and pg.count(Filters()) == 25
+                third.copied["confidence_log"], third.copied["anchors"]) == (0, 0, 0, 0)
+        assert third.verified and pg.count(Filters()) == 26
     finally:
         src.close()
         pg.close()
@@ -134,7 +142,7 @@ def test_cli_migrate_both_ways(tmp_path: Path, pg_dsn: str, embedder: MiniLMEmbe
         capture_output=True, text=True, timeout=300, check=False)
     assert human.returncode == 0, human.stderr
     assert "memories" in human.stdout and "DIFFERS" not in human.stdout
-    assert human.stdout.count(" ok") == 7
+    assert human.stdout.count(" ok") == 8  # each kind of content, anchors included
     missing = subprocess.run([KENNING, "migrate", "--from", str(tmp_path / "nope.db"), "--to",
                               pg_dsn], env=env, capture_output=True, text=True, timeout=60,
                              check=False)

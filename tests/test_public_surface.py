@@ -14,10 +14,10 @@ EXPORTS = [
 ]
 
 FACADE = [
-    "agent_memory_dir", "agent_scopes", "auto_agents", "auto_import", "auto_link",
-    "auto_memory_dir", "auto_status", "auto_sync", "auto_sync_if_due", "briefing",
-    "build_prompt_index", "checkpoint", "close", "communities", "compact_session",
-    "confidence_history", "config", "consolidate", "count", "curate", "curate_preview",
+    "agent_memory_dir", "agent_scopes", "anchor", "anchors", "auto_agents", "auto_import",
+    "auto_link", "auto_memory_dir", "auto_status", "auto_sync", "auto_sync_if_due", "briefing",
+    "build_prompt_index", "check_drift", "checkpoint", "close", "communities", "compact_session",
+    "confidence_history", "config", "confirm", "consolidate", "count", "curate", "curate_preview",
     "downvote_link", "end_session", "extract", "feedback", "forget", "get", "graph_stats",
     "health", "impact", "ingest_journal", "injections", "insights", "journal_dir",
     "learn_from_abandoned_sessions", "learn_from_session", "link", "links",
@@ -25,8 +25,8 @@ FACADE = [
     "prune_episodes", "recall", "record_events", "record_finding", "record_subagent_stop",
     "reindex", "related", "relations", "remember", "remember_many", "save_insight",
     "scoped_recall", "session_context", "session_history", "session_trajectories", "share",
-    "similar_outcomes", "start_session", "status", "supersede", "top", "topics", "transfer",
-    "unlink", "update", "why",
+    "similar_outcomes", "stale", "start_session", "status", "supersede", "top", "topics",
+    "transfer", "unlink", "update", "why",
 ]
 
 

@@ -12,6 +12,7 @@ import pytest
 from kenning.errors import NotFoundError
 from kenning.ids import new_id
 from kenning.models import (
+    Anchor,
     Category,
     CreatedBy,
     Filters,
@@ -542,3 +543,37 @@ def test_supersedes_cycles_are_refused(store: Store) -> None:
     assert [ln.relationship for ln in kept] == ["relates_to"]
     assert store.get_many([c.id])[c.id].current
     assert [ln.to_id for ln in store.links_for([a.id], direction="out")] == [c.id]
+
+
+def test_anchors_set_the_memorys_drift(store: Store) -> None:
+    a, b = mem("compute_vat in src/billing.py"), mem("the cart total", project="q")
+    store.insert([a, b], None, None)
+
+    def anchor(mid: str, path: str, symbol: str = "", state: str = "fresh",
+               reason: str | None = None) -> Anchor:
+        return Anchor(mid, path, symbol, "f1", "c" * 40, "10:1", state, reason, T0, T0)
+
+    before = store.watermark()
+    assert store.set_anchors({a.id: [anchor(a.id, "src/billing.py", "compute_vat")],
+                              b.id: [anchor(b.id, "cart.ts")], "01NOSUCH": []}) == 0
+    assert store.watermark() == before  # anchoring alone changes no memory
+    assert [(x.path, x.symbol) for x in store.anchors(project="p")] == [
+        ("src/billing.py", "compute_vat")]
+    assert [x.memory_id for x in store.anchors(paths=["cart.ts"])] == [b.id]
+    assert store.anchors(paths=[]) == [] and store.anchors(memory_ids=["01NOSUCH"]) == []
+    assert store.get_many([a.id])[a.id].drift is None
+
+    assert store.set_anchors({a.id: [
+        anchor(a.id, "src/billing.py", "compute_vat", "stale", "compute_vat changed in 3f2a1c"),
+        anchor(a.id, "src/billing.py", "", "obsolete", "src/billing.py was deleted")]}) == 1
+    got = store.get_many([a.id])[a.id]
+    assert (got.drift, got.drift_reason) == ("obsolete", "src/billing.py was deleted")
+    assert got.to_dict()["stale"] is True and store.watermark() != before
+    assert {x.state for x in store.anchors(memory_ids=[a.id])} == {"stale", "obsolete"}
+
+    assert store.set_anchors({a.id: [anchor(a.id, "src/tax.py", "compute_vat")]}) == 1
+    got = store.get_many([a.id])[a.id]
+    assert got.drift is None and got.to_dict()["stale"] is False
+    assert [x.path for x in store.anchors(memory_ids=[a.id])] == ["src/tax.py"]
+    store.delete(a.id)
+    assert store.anchors(memory_ids=[a.id]) == []

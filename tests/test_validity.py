@@ -264,7 +264,7 @@ def test_a_version_3_sqlite_store_upgrades_in_place_with_validity_filled(tmp_pat
     _old_sqlite_store(path)
     store = SQLiteStore(path)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 4
+        assert store.schema_version() == SCHEMA_VERSION
         got = store.get_many(["01OLD", "01NEW", "01OTHER"])
         assert (got["01OLD"].valid_to, got["01OLD"].superseded_by) == (T0 + DAY + 5, "01NEW")
         assert all(got[i].current for i in ("01NEW", "01OTHER"))

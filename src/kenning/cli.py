@@ -618,6 +618,13 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
             ("vectors", vectors + (f"; {s['vectors_missing']} missing (run kenning reindex)"
                                    if s["vectors_missing"] else "")),
             ("links", str(s["links"])),
+            ("code drift", (lambda d: f"{d['anchors']} anchors on {d['files']} files for "
+                            f"{d['memories']} memories; {d['stale']} stale, {d['obsolete']} "
+                            "obsolete" + (" (kenning stale lists them)"
+                                          if d["stale"] or d["obsolete"] else ""))(
+                s["code_drift"])),
+            *[("  stale", f"{r['id']}: {r['reason']}")
+              for r in s["code_drift"]["obsolete_memories"] + s["code_drift"]["stale_memories"]],
             ("redactions", str(s["redactions"])),
             ("hooks", f"journal {s['hooks']['journal_pending_bytes']:,} bytes waiting; prompt "
                       f"index {s['hooks']['prompt_index']}; last session "

@@ -14,6 +14,7 @@ from kenning import validation as v
 from kenning.embed import Embedder, default_embedder
 from kenning.graph.rules import LinkRules
 from kenning.models import (
+    Anchor,
     CreatedBy,
     Filters,
     Hit,
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from kenning.automemory.options import AutoMemoryOptions
     from kenning.automemory.service import AutoMemoryService
     from kenning.config import Config
+    from kenning.drift.service import DriftService
     from kenning.episodes import EpisodeOptions
     from kenning.extract.service import ExtractionService
     from kenning.findings import FindingsService
@@ -201,13 +203,89 @@ class Kenning:
     # The writers the services compose: they never sync auto memory themselves (a pipeline
     # such as the session end writes many memories, then syncs once).
     def _remember(self, text: str, **fields: Any) -> Memory:
-        return self._writing().remember(text, **fields)
+        m = self._writing().remember(text, **fields)
+        self._anchor([m])
+        return m
 
     def _remember_many(self, items: Iterable[Mapping[str, Any]]) -> list[Memory]:
-        return self._writing().remember_many(items)
+        out = self._writing().remember_many(items)
+        self._anchor(out)
+        return out
 
     def _update(self, memory_id: str, **fields: Any) -> Memory:
-        return self._writing().update(memory_id, **fields)
+        m = self._writing().update(memory_id, **fields)
+        if {"text", "content", "topic"} & fields.keys():  # re-worded: re-anchored
+            self._anchor([replace(m, is_new=False)])
+        return m
+
+    # -- code drift ----------------------------------------------------------------------------
+
+    def _drift(self, project_root: Path | None = None) -> DriftService:
+        """Code drift over ``project_root`` (else the adapter's ``project_root``, else the
+        current directory when it is this project's)."""
+        from kenning.drift.repo import Repo
+        from kenning.drift.service import DriftService
+
+        root = project_root or self._auto_root()
+        return DriftService(self.store, self.project, self.clock,
+                            Repo(root) if root is not None else None, self.journal_dir())
+
+    def _anchor(self, memories: Sequence[Memory], hints: Iterable[str] = ()) -> None:
+        """Anchor written memories to the code they name; a failure is logged, the write
+        stands. A new memory that names no file costs one regular expression."""
+        from kenning.drift.code import may_name_files
+
+        hints = list(hints)
+        if not memories or (not hints and all(
+                m.is_new and not may_name_files(m.content) and not may_name_files(m.topic or "")
+                for m in memories)):
+            return
+        try:
+            self._drift().anchor(memories, hints)
+        except Exception as exc:
+            from kenning.errorlog import log_error
+
+            log_error("anchoring memories to code", exc)
+
+    def anchor(self, memory_ids: Sequence[str], hints: Iterable[str] = (), *,
+               session_id: str | None = None, project_root: Path | None = None
+               ) -> dict[str, int]:
+        """Anchor stored memories to the files and symbols they name, and to symbols they name
+        that are defined in ``hints``: files edited while they were recorded (with
+        ``session_id``, also the files that session's Edit and Write calls touched). Returns how
+        many anchors each memory has now."""
+        hints = list(hints)
+        if session_id:
+            hints += [str(e.data["file"]) for e in self.store.session_events(
+                session_id=session_id, kinds=["tool"], limit=5000)
+                if isinstance(e.data.get("file"), str)]
+        found = self.store.get_many(list(memory_ids))
+        return self._drift(project_root).anchor(
+            [replace(m, is_new=False) for m in found.values()], dict.fromkeys(hints))
+
+    def check_drift(self, project_root: Path | None = None,
+                    paths: Sequence[str] | None = None) -> dict[str, Any]:
+        """Compare the code memories are anchored to with the files now (only ``paths`` when
+        given) and mark those whose code changed stale, or obsolete when it went. Only
+        anchored files are looked at, and only those whose size or time changed are read."""
+        return self._drift(project_root).check(paths).to_dict()
+
+    def stale(self, limit: int = 100) -> builtins.list[dict[str, Any]]:
+        """This project's memories whose code changed (stale) or went (obsolete), obsolete
+        first: each memory's JSON form with its anchors."""
+        return [{**m.to_dict(), "anchors": [a.to_dict() for a in anchors]}
+                for m, anchors in self._drift().drifted(limit)]
+
+    def confirm(self, memory_id: str) -> Memory:
+        """Say a memory still holds for the code as it is now: it is re-anchored (today's
+        fingerprints; anchors whose code went are dropped) and no longer stale."""
+        m = self.get(memory_id)
+        self._drift().confirm(m)
+        return self.get(m.id)
+
+    def anchors(self, memory_id: str) -> builtins.list[Anchor]:
+        """The places in the code a memory is anchored to, with what the last check found."""
+        return self.store.anchors(memory_ids=[self.get(memory_id).id])
 
     def _after_write(self, memories: Sequence[Memory]) -> None:
         """Sync Claude Code's auto memory after a write when the sync mode asks for it:

@@ -37,13 +37,14 @@ except ImportError:  # pragma: no cover - interpreters without the split module
 TYPES = ("decision", "checkpoint", "insight", "context", "pattern", "gotcha", "outcome",
          "discovery", "session", "preference")
 SCOPES = ("project", "local", "user")
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 ID_LENGTH = 26
 _ID_CHARS = frozenset("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 _COLUMNS = (
     "id, type, topic, summary, content, category, tags, source, confidence, outcome, "
     "outcome_reason, project, scope, agent, created_at, updated_at, last_accessed_at, "
-    "access_count, content_hash, metadata, valid_from, valid_to, superseded_by"
+    "access_count, content_hash, metadata, valid_from, valid_to, superseded_by, drift, "
+    "drift_reason"
 )
 _LINK_COLUMNS = "id, from_id, to_id, link_type, confidence, created_by, metadata, created_at"
 
@@ -275,6 +276,7 @@ def memory_dict(row: tuple[Any, ...], now: int) -> dict[str, Any]:
         "valid_from": _iso(int(row[14]) if row[20] is None else int(row[20])),
         "valid_to": _iso(None if row[21] is None else int(row[21])),
         "superseded_by": row[22], "current": row[21] is None,
+        "stale": row[23] is not None, "stale_reason": row[24], "obsolete": row[23] == "obsolete",
     }
 
 
@@ -282,7 +284,7 @@ def _table_row(row: tuple[Any, ...], now: int) -> dict[str, Any]:
     """A memory row as ``kenning.memtable`` draws it."""
     return {"id": row[0], "type": row[1], "topic": row[2], "summary": row[3],
             "confidence": _confidence(row, now), "created_at": int(row[14]),
-            "outcome": row[9] or None, "superseded_by": row[22]}
+            "outcome": row[9] or None, "superseded_by": row[22], "drift": row[23]}
 
 
 def _now() -> int:

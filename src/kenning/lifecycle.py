@@ -96,6 +96,8 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
         _run(report, log_as, "auto_import",
              lambda: k.auto_sync_if_due(project_root, options, "session-start"))
         _run(report, log_as, "agent_import", lambda: k.auto_agents(project_root, options))
+    if project_root is not None:  # before the index: what changed in the code ranks down now
+        _run(report, log_as, "drift", lambda: k.check_drift(project_root))
     _run(report, log_as, "prompt index", lambda: k.build_prompt_index(force=False))
     from kenning.hooks.seen import key
 
@@ -144,9 +146,14 @@ def end(k: Kenning, session_id: str, transcript: Path | None, project_root: Path
     _run(report, log_as, "ingest", k.ingest_journal)
     _run(report, log_as, "learn", lambda: k.learn_from_session(session_id))
     if transcript is not None and transcript.is_file() and k.config.get("capture", "extract"):
-        _run(report, log_as, "extract",
-             lambda: k.extract(transcript=transcript, repo=project_root, apply=True,
-                               episodes=episodes))
+        found = _run(report, log_as, "extract",
+                     lambda: k.extract(transcript=transcript, repo=project_root, apply=True,
+                                       episodes=episodes))
+        if found and found.get("applied") and project_root is not None:
+            # what the session learned, anchored to the symbols it names in the files it edited
+            _run(report, log_as, "anchor",
+                 lambda: k.anchor(found["applied"], session_id=session_id,
+                                  project_root=project_root))
     _run(report, log_as, "prune episodes", lambda: k.prune_episodes(episodes))
     _run(report, log_as, "consolidate", k.consolidate)
     if project_root is not None and options.enabled:
@@ -435,9 +442,10 @@ class SessionService:
         """The briefing and the memories it shows: the latest checkpoint; the rules in force
         for this project (every current preference and pattern, most trusted first), whatever
         a prompt will be about; then the ``k`` best other memories in force (live confidence,
-        PageRank, recency). Never a superseded or failed memory, a record of a session, or a
-        memory whose line is in ``exclude`` (``seen.key`` of each line the model already has,
-        e.g. from MEMORY.md)."""
+        PageRank, recency). Never a superseded or failed memory, one whose code is gone
+        (obsolete), a record of a session, or a memory whose line is in ``exclude``
+        (``seen.key`` of each line the model already has, e.g. from MEMORY.md); one whose code
+        changed since it was recorded says so on its line."""
         from kenning.hooks.seen import key
 
         k = v.positive_int(k, "k", 100)
@@ -456,6 +464,7 @@ class SessionService:
         pool = [self.live(m, now) for m in found
                 if m.current_at(now)
                 and not record(m.type.value, m.topic) and m.outcome is not OutcomeStatus.FAILED
+                and m.drift != "obsolete"  # the code it describes is gone
                 and (not exclude or key(m.summary) not in exclude)]
         standing = sorted((m for m in pool if m.type in _STANDING),
                           key=lambda m: (-m.confidence, -m.created_at))
@@ -484,10 +493,15 @@ class SessionService:
         if checkpoint:
             section(None, [(lines[0], checkpoint[0])], max_chars)
         # the rules take up to two thirds, so the rest of what matters still has room
+        def changed(m: Memory) -> str:  # the code it describes changed since it was recorded
+            return f"; code changed since: {m.drift_reason or m.drift}" if m.drift else ""
+
         section("Rules in force for this project:",
-                [(f"- {m.summary} (id {m.id})", m) for m in standing], max_chars * 2 // 3)
+                [(f"- {m.summary} (id {m.id}{changed(m)})", m) for m in standing],
+                max_chars * 2 // 3)
         section("Key memories for this project:",
-                [(f"- [{m.type.value}] {m.summary} (id {m.id})", m) for m in others], max_chars)
+                [(f"- [{m.type.value}] {m.summary} (id {m.id}{changed(m)})", m) for m in others],
+                max_chars)
         if not briefed:
             return "", []
         return head + text, briefed
@@ -555,7 +569,8 @@ class SessionService:
                 pagerank=scores.get(m.id, (0.0, 0))[0],
                 use=injection_factor(*uses.get(m.id, (0, 0))), created_at=m.created_at,
                 updated_at=m.updated_at, last_accessed_at=m.last_accessed_at,
-                valid_to=m.valid_to) for m in memories),
+                valid_to=m.valid_to, drift=m.drift, drift_reason=m.drift_reason)
+             for m in memories),
             version, self.clock())
         atomic_write_bytes(path, data, mode=0o600)
         return {"path": str(path), "memories": len(memories), "bytes": len(data),

@@ -87,6 +87,8 @@ def row(m: Memory, score: float | None = None, *, content: int = 0) -> dict[str,
         out["outcome"] = m.outcome.value
     if m.superseded_by:
         out["superseded_by"] = m.superseded_by
+    if m.drift:  # the code it describes changed since it was recorded: check before relying
+        out["code_changed_since"] = m.drift_reason or m.drift
     if ep := m.metadata.get("episode"):
         out["episode"] = ep
     if m.agent:

@@ -51,10 +51,13 @@ def clip(text: str, width: int) -> str:
 
 
 def state(row: dict[str, Any], ids: dict[str, str]) -> str:
-    """The marker before a summary: its outcome, and what superseded it."""
+    """The marker before a summary: its outcome, what superseded it, and whether the code it
+    describes changed since (``[stale]``) or went (``[obsolete]``)."""
     marks = []
     if row.get("outcome"):
         marks.append(f"[{row['outcome']}]")
+    if row.get("drift"):
+        marks.append(f"[{row['drift']}]")
     if row.get("superseded_by"):
         sup = row["superseded_by"]
         marks.append(f"[superseded by {ids.get(sup, sup[:MIN_ID])}]")
@@ -171,4 +174,4 @@ def row_of(memory: Any) -> dict[str, Any]:
             "summary": memory.summary, "confidence": memory.confidence,
             "created_at": memory.created_at,
             "outcome": memory.outcome.value if memory.outcome else None,
-            "superseded_by": memory.superseded_by}
+            "superseded_by": memory.superseded_by, "drift": memory.drift}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 
 class MemoryType(StrEnum):
@@ -143,6 +143,11 @@ class Memory:
     valid_from: int = SINCE_CREATED
     valid_to: int | None = None
     superseded_by: str | None = None
+    # Whether the code it describes changed since it was recorded (``kenning.drift``):
+    # "stale" (an anchored file or symbol changed) or "obsolete" (it was deleted), and why.
+    # The store keeps both from the memory's anchors; nobody sets them by hand.
+    drift: str | None = None
+    drift_reason: str | None = None
 
     def __post_init__(self) -> None:
         if self.valid_from == SINCE_CREATED:
@@ -156,6 +161,11 @@ class Memory:
     def current(self) -> bool:
         """Whether nothing supersedes it."""
         return self.valid_to is None
+
+    @property
+    def stale(self) -> bool:
+        """Whether code it describes changed or went since it was recorded."""
+        return self.drift is not None
 
     def current_at(self, now_ms: int) -> bool:
         """Whether it still holds at ``now_ms``: nothing superseded it, or the successor takes
@@ -189,6 +199,9 @@ class Memory:
             "valid_to": iso(self.valid_to),
             "superseded_by": self.superseded_by,
             "current": self.current,
+            "stale": self.drift is not None,
+            "stale_reason": self.drift_reason,
+            "obsolete": self.drift == "obsolete",
         }
 
 
@@ -251,6 +264,32 @@ class Filters:
     until: int | None = None
     scopes: tuple[Scope, ...] | None = None
     agent: str | None = None
+
+
+class Anchor(NamedTuple):
+    """A place in the code a memory describes: a repo-relative ``path``, a ``symbol`` in it
+    ("" for the whole file), the ``fingerprint`` of that code when it was anchored or last
+    confirmed, the ``commit`` checked out then (None outside git), the file's ``stat``
+    ("size:mtime_ns", so unchanged files are not re-read) and what a check found: ``state``
+    fresh, stale or obsolete, and ``reason``. A named tuple: a session start reads a thousand
+    of them, and a frozen dataclass takes several times longer to build."""
+
+    memory_id: str
+    path: str
+    symbol: str
+    fingerprint: str
+    commit: str | None
+    stat: str
+    state: str = "fresh"
+    reason: str | None = None
+    anchored_at: int = 0
+    checked_at: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "symbol": self.symbol or None,
+                "fingerprint": self.fingerprint, "commit": self.commit, "state": self.state,
+                "reason": self.reason, "anchored_at": iso(self.anchored_at),
+                "checked_at": iso(self.checked_at)}
 
 
 @dataclass(frozen=True)

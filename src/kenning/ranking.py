@@ -30,6 +30,8 @@ class RankWeights:
     # A memory a successor superseded (``Memory.valid_to`` reached) is history: still found,
     # ranked far below what replaced it.
     superseded_factor: float = W.SUPERSEDED_FACTOR
+    # A memory whose code changed (stale) or went (obsolete) since it was recorded.
+    drift_factor: tuple[tuple[str, float], ...] = W.DRIFT_FACTOR
     # Memories of the type a question asks for ("why ..." -> decisions) keep their score;
     # the others are scaled by 1 - intent_weight.
     intent_weight: float = 0.10
@@ -126,6 +128,7 @@ def contenders(
         return order
     floor = (1 - w.confidence_weight) * (1 - w.recency_weight) * (1 - w.intent_weight)
     floor *= min((f for _, f in w.outcome_factor), default=1.0) * w.superseded_factor
+    floor *= min((f for _, f in w.drift_factor), default=1.0)
     floor *= W.EPISODE_FACTOR
     boost = 1 + w.context_boost if context else 1.0
     alpha = w.graph_alpha if graph else 1.0
@@ -150,12 +153,14 @@ def final_scores(
     """Score = relevance x (1 - cw + cw x confidence) x (1 - rw + rw x recency) x intent x
     (1 + boost x connection to the context memory); with PageRank, the graph-aware score
     alpha x that + (1 - alpha) x normalised PageRank; then x outcome x superseded (the
-    superseded factor when the memory's ``valid_to`` is at or before ``now_ms``). A kept user
+    superseded factor when the memory's ``valid_to`` is at or before ``now_ms``) x drift (when
+    the code it describes changed or went since it was recorded). A kept user
     turn (``weights.episodic``) counts ``EPISODE_FACTOR`` of its relevance.
 
     Multiplicative: the factors reorder relevant memories, never rescue irrelevant ones.
     """
     outcome_factor = dict(w.outcome_factor)
+    drift_factor = dict(w.drift_factor)
     out = []
     for mid, p in fused.items():
         m = memories.get(mid)
@@ -168,10 +173,11 @@ def final_scores(
         fits = 1.0 if not intent or m.type.value in intent else 1.0 - w.intent_weight
         connected = 1.0 + w.context_boost * context.get(mid, 0.0) if context else 1.0
         history = w.superseded_factor if W.superseded(m.valid_to, now_ms) else 1.0
+        drifted = drift_factor.get(m.drift, 1.0) if m.drift else 1.0
         said = W.EPISODE_FACTOR if W.episodic(m.type.value, m.topic) else 1.0
         score = p["relevance"] * conf_factor * rec_factor * fits * connected * said
         parts = dict(p, confidence=m.confidence, recency=rec, outcome=outcome,
-                     superseded=history, intent=fits, episode=said,
+                     superseded=history, drift=drifted, intent=fits, episode=said,
                      confidence_factor=conf_factor, recency_factor=rec_factor)
         if context is not None:
             parts["context"] = connected
@@ -179,8 +185,8 @@ def final_scores(
             pr = pagerank.get(mid, 0.0)
             score = w.graph_alpha * score + (1 - w.graph_alpha) * pr
             parts["pagerank"] = pr
-        # History applies last: a central but failed or superseded decision stays below.
-        score *= outcome * history
+        # History applies last: a central but failed, superseded or stale decision stays below.
+        score *= outcome * history * drifted
         parts["final"] = score
         out.append((mid, score, parts))
     out.sort(key=lambda t: (-t[1], t[0]))

@@ -83,8 +83,25 @@ class StatusService:
             "recent_errors": recent_errors(5),
             "default_model": MINILM_ID,
             "hooks": self.hook_status(),
+            "code_drift": self.drift_status(),
             **({"postgres": stats["postgres"]} if "postgres" in stats else {}),
         }
+
+    def drift_status(self, shown: int = 10) -> dict[str, Any]:
+        """This project's anchors: how many, on how many files, and the memories whose code
+        changed (stale) or went (obsolete), the first ``shown`` of each with why."""
+        anchors = self.store.anchors(project=self.project)
+        flagged: dict[str, dict[str, dict[str, str | None]]] = {"stale": {}, "obsolete": {}}
+        for a in anchors:
+            if a.state in flagged:
+                flagged[a.state].setdefault(a.memory_id, {"id": a.memory_id, "reason": a.reason})
+        obsolete = flagged["obsolete"]
+        stale = {mid: r for mid, r in flagged["stale"].items() if mid not in obsolete}
+        return {"anchors": len(anchors), "files": len({a.path for a in anchors}),
+                "memories": len({a.memory_id for a in anchors}),
+                "stale": len(stale), "obsolete": len(obsolete),
+                "stale_memories": list(stale.values())[:shown],
+                "obsolete_memories": list(obsolete.values())[:shown]}
 
     def hook_status(self) -> dict[str, Any]:
         """The hooks' side of the store: bytes of journal not yet ingested, the events ingestion

@@ -8,6 +8,9 @@ OUTCOME_FACTOR: tuple[tuple[str, float], ...] = (("failed", 0.85), ("partial", 0
 # A memory whose successor has taken over ranks far below it in recall; the prompt hook, the
 # briefing and MEMORY.md leave it out altogether.
 SUPERSEDED_FACTOR = 0.3
+# A memory whose code changed since it was recorded (``Memory.drift``) may no longer hold: it
+# ranks below what is still true (stale), far below when its code is gone (obsolete).
+DRIFT_FACTOR: tuple[tuple[str, float], ...] = (("stale", 0.6), ("obsolete", 0.3))
 # What a user said, kept word for word ("context" memories under this topic): findable when the
 # rules missed a lesson, but never ahead of a distilled memory as relevant as it.
 EPISODE_TOPIC = "conversation"

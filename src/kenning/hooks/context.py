@@ -65,7 +65,7 @@ def rank(conn: object, prompt: str, project: str, now_ms: int, k: int = 5,
         f"SELECT m.id, m.type, m.topic, m.summary, m.confidence, m.created_at, m.updated_at, "
         f"m.last_accessed_at, m.outcome, h.s, "
         f"(SELECT pagerank_norm FROM graph_scores g WHERE g.memory_id = m.id), m.valid_to, "
-        f"m.content, m.tags "
+        f"m.content, m.tags, m.drift, m.drift_reason "
         f"FROM (SELECT rowid AS r, {_BM25} AS s FROM memories_fts WHERE memories_fts MATCH ? "
         f"ORDER BY s LIMIT ?) h JOIN memories m ON m.seq = h.r "
         f"WHERE (m.project = ? OR m.scope = 'user')",

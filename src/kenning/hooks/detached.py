@@ -61,12 +61,13 @@ def queue(location: str, request: dict[str, Any], event_id: str) -> str:
     return path
 
 
-def spawn(location: str) -> None:
-    """Start a worker in its own session, its standard streams on the null device, so the
-    client neither waits for it (it holds none of the hook's pipes) nor kills it with the hook.
-    ``os.posix_spawn`` needs nothing more than ``os``: importing ``subprocess`` alone costs a
-    fresh process 10-30 ms, as much as the rest of the SessionEnd hook."""
-    args = [sys.executable, "-m", "kenning.hooks.detached", location]
+def spawn(location: str, module: str = "kenning.hooks.detached", *extra: str) -> None:
+    """Start a worker (``python -m module location *extra``) in its own session, its standard
+    streams on the null device, so the client neither waits for it (it holds none of the
+    hook's pipes) nor kills it with the hook. ``os.posix_spawn`` needs nothing more than
+    ``os``: importing ``subprocess`` alone costs a fresh process 10-30 ms, as much as the rest
+    of the SessionEnd hook."""
+    args = [sys.executable, "-m", module, location, *extra]
     if hasattr(os, "posix_spawn"):
         null = os.devnull
         os.posix_spawn(sys.executable, args, os.environ, setsid=True, file_actions=[

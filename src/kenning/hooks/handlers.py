@@ -49,7 +49,8 @@ def handle(event: str, payload: dict[str, object], settings: Settings, now_ms: i
     if event in ("PostToolUse", "PostToolUseFailure"):
         # The per-tool path leaves the project to ingestion (cwd is journalled): no git walk.
         if settings["record_tools"]:
-            record_tool(payload, cwd, location, now_ms, failed=event == "PostToolUseFailure")
+            record_tool(payload, cwd, location, now_ms, failed=event == "PostToolUseFailure",
+                        settings=settings)
         return ""
     project = lean.project_for(cwd, location, settings.get("project"))  # type: ignore[arg-type]
     if event == "UserPromptSubmit":
@@ -215,7 +216,7 @@ def _bash_outcome(payload: dict[str, object], command: str, failed: bool
 
 
 def record_tool(payload: dict[str, object], cwd: str | None, location: str, now_ms: int,
-                failed: bool = False) -> None:
+                failed: bool = False, settings: Settings | None = None) -> None:
     """Append the tool call's outcome to the journal: which tool, which file, which command,
     whether it worked; for a check (tests, a build, a linter), its kind, suite and the runner's
     summary, and whether it passed by that summary. No command arguments or output are kept
@@ -249,3 +250,7 @@ def record_tool(payload: dict[str, object], cwd: str | None, location: str, now_
     if cwd:
         event["cwd"] = cwd[:1000]
     journal.append(lean.journal_dir(location), [event])
+    if isinstance(data.get("file"), str) and not failed:  # anchored code may have changed
+        from kenning.drift import hook
+
+        hook.after_edit(location, cwd, str(data["file"]), settings or {})

@@ -11,6 +11,7 @@ if TYPE_CHECKING:  # the prompt hook never imports collections
     from collections.abc import Collection
 
 _OUTCOME = dict(W.OUTCOME_FACTOR)
+_DRIFT = dict(W.DRIFT_FACTOR)
 
 PROMPT_CHARS = 4000  # only the head of a huge prompt is searched
 MAX_TERMS = 16
@@ -22,14 +23,17 @@ COMMON_FROM = 2000
 def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence: float,
         created: int, updated: int, accessed: int | None, outcome: str | None,
         relevance: float, pagerank: float, valid_to: int | None, now_ms: int, *, graph: bool,
-        min_confidence: float = 0.0, detail: str = "", use: float = 1.0
+        min_confidence: float = 0.0, detail: str = "", use: float = 1.0,
+        drift: str | None = None, drift_reason: str | None = None
         ) -> dict[str, object] | None:
     """One candidate scored as ``kenning.ranking.final_scores`` scores it (keyword relevance,
     decayed confidence, recency, PageRank, outcome), with its parts; None when its confidence
     is below ``min_confidence`` or a successor superseded it by ``now_ms``: the model is never
     shown a memory that stopped being true. Both prompt paths (index and store) use it. ``use``
     scales it by what earlier injections taught (``kenning.usage.injection_factor``, carried by
-    the prompt index; 1.0 on the store fallback and in recall, which never learned it)."""
+    the prompt index; 1.0 on the store fallback and in recall, which never learned it).
+    ``drift`` ranks down a memory whose code changed (stale) or went (obsolete), as recall
+    does; its reason is shown with it."""
     if W.superseded(valid_to, now_ms):
         return None
     confidence = learning.decayed(stored_confidence,
@@ -44,20 +48,21 @@ def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence
     if graph:
         score = W.GRAPH_ALPHA * score + (1 - W.GRAPH_ALPHA) * pagerank
     out_f = _OUTCOME.get(outcome, 1.0) if outcome else 1.0
-    score *= out_f * use
+    drift_f = _DRIFT.get(drift, 1.0) if drift else 1.0
+    score *= out_f * drift_f * use
     return {
         "id": mid, "type": mtype, "topic": topic or None, "summary": summary,
         "confidence": round(confidence, 3), "outcome": outcome or None, "score": round(score, 4),
-        "detail": detail,
+        "detail": detail, "drift": drift or None, "drift_reason": drift_reason or None,
         "parts": {"keyword": round(relevance, 4), "confidence": round(confidence, 3),
                   "recency": round(rec, 3), "pagerank": round(pagerank, 4), "outcome": out_f,
-                  "episode": said, "use": round(use, 3)},
+                  "episode": said, "use": round(use, 3), "drift": drift_f},
     }
 
 
 def matching_rows(rows: list[tuple], asked: list[str]) -> list[tuple]:
-    """The store fallbacks' candidate rows (as ``best_rows`` takes them, plus content and tags
-    at the end) that share enough of the prompt's words (``asked``) to be shown, as
+    """The store fallbacks' candidate rows (as ``best_rows`` takes them, plus content and tags,
+    then drift and its reason) that share enough of the prompt's words (``asked``) to be shown, as
     ``best_rows`` takes them: the content turned into the memory's detail, the tags dropped."""
     from kenning.promptindex import format as F
 
@@ -66,7 +71,7 @@ def matching_rows(rows: list[tuple], asked: list[str]) -> list[tuple]:
     for r in rows:
         have = set(F.terms_of(f"{r[2] or ''} {r[3]} {r[12]} {r[13]}"))
         if matches_enough(r[1], r[2], len(wanted & have), len(asked)):
-            kept.append((*r[:12], F.detail_of(str(r[3]), str(r[12] or ""))))
+            kept.append((*r[:12], F.detail_of(str(r[3]), str(r[12] or "")), *r[14:16]))
     return kept
 
 
@@ -75,8 +80,8 @@ def best_rows(rows: list[tuple], now_ms: int, k: int,
               ) -> list[dict[str, object]]:
     """The top ``k`` of a store's candidate rows: (id, type, topic, summary, confidence, created,
     updated, accessed, outcome, keyword score (higher is better), PageRank or None, valid_to,
-    detail), keyword scores taken relative to the best. Both store fallbacks (SQLite,
-    PostgreSQL) use it."""
+    detail, and optionally drift and its reason), keyword scores taken relative to the best.
+    Both store fallbacks (SQLite, PostgreSQL) use it."""
     if not rows:
         return []
     top = max(float(r[9]) for r in rows)
@@ -84,9 +89,10 @@ def best_rows(rows: list[tuple], now_ms: int, k: int,
     return best([
         hit(mid, mtype, topic, summary, conf, created, updated, accessed, outcome,
             (float(s) / top) if top > 0 else 1.0, pr or 0.0, valid_to, now_ms,
-            graph=graph, min_confidence=min_confidence, detail=detail)
+            graph=graph, min_confidence=min_confidence, detail=detail,
+            drift=drift[0] if drift else None, drift_reason=drift[1] if drift else None)
         for (mid, mtype, topic, summary, conf, created, updated, accessed, outcome, s, pr,
-             valid_to, detail) in rows], k, seen)
+             valid_to, detail, *drift) in rows], k, seen)
 
 
 MAX_EPISODES = 1  # records (kept user turns, session summaries) shown per prompt, at most
@@ -191,6 +197,8 @@ def render(hits: list[dict[str, object]], max_chars: int, first: bool = True
         label = "the user said earlier" if said else (
             str(h["type"]) + (f" · {h['topic']}" if h["topic"] else ""))
         extra = f"; outcome {h['outcome']}" if h["outcome"] else ""
+        if h.get("drift"):  # the code it describes changed since: the model should check it
+            extra += f"; code changed since: {h.get('drift_reason') or h['drift']}"
         line = f"- [{label}] {h['summary']} (id {h['id']}{extra})"
         detail = str(h.get("detail") or "")
         if (detail and not said and len(shown) < DETAILED

@@ -123,7 +123,7 @@ def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int
         conf, pr, use, created, updated, accessed, valid_to, flags, size = _struct.unpack_from(
             F.RECORD, data, blob + rel_off)
         start = blob + rel_off + F.RECORD_SIZE
-        mid, mproject, scope, mtype, topic, summary, outcome, detail = (
+        mid, mproject, scope, mtype, topic, summary, outcome, detail, why = (
             data[start: start + size].decode("utf-8").split(F.SEP))
         if mproject != project and scope != "user":
             continue
@@ -133,5 +133,6 @@ def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int
         hits.append(inject.hit(mid, mtype, topic, summary, conf, created, updated,
                                accessed or None, outcome or None, scores[mem] / top,
                                pr, valid_to if flags & F.ENDS else None, now_ms, graph=True,
-                               min_confidence=min_confidence, detail=detail, use=use))
+                               min_confidence=min_confidence, detail=detail, use=use,
+                               drift=F.drift_of(flags), drift_reason=why or None))
     return inject.best(hits, k, seen)

@@ -4,7 +4,7 @@ and its reader in the prompt hook, which must import nothing heavier than this."
 from kenning.words import words
 
 MAGIC = b"KNPIDX01"
-VERSION = 4  # 4: a table of words near in meaning to the store's terms (expansions)
+VERSION = 5  # 4: a table of words near in meaning to the store's terms; 5: each record's drift
 # magic, format version, memories, table slots, the store's write marker when built (see
 # kenning.places.lean.version_file), built at, offsets of the term table, postings and memories,
 # expansion table slots and the offsets of the expansion table and of its entries
@@ -24,7 +24,15 @@ RECORD = "<fffqqqqBI"
 RECORD_SIZE = 4 * 3 + 8 * 4 + 1 + 4
 SEP = "\x1f"
 ENDS = 1  # flag: "valid to" holds when a successor superseded the memory
+STALE = 2  # flag: the code the memory describes changed since it was recorded
+OBSOLETE = 4  # flag: that code was deleted
+DRIFT_FLAGS = {"stale": STALE, "obsolete": OBSOLETE}
 FNV_OFFSET, FNV_PRIME, MASK = 0xCBF29CE484222325, 0x100000001B3, (1 << 64) - 1
+
+
+def drift_of(flags: int) -> str | None:
+    """A record's drift from its flags (``Memory.drift``)."""
+    return "obsolete" if flags & OBSOLETE else "stale" if flags & STALE else None
 
 
 def fnv64(term: str) -> int:

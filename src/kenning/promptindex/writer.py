@@ -4,10 +4,10 @@ budget) and without parsing the whole file (a memory-mapped hash table of terms)
 
 Layout (little-endian): a header; a term hash table of ``(fnv64, postings offset, df)`` slots;
 postings of ``(memory number, BM25 weight)``; memory records (fixed numbers, then id, project,
-scope, type, topic, summary, outcome and detail joined by U+001F); a second hash table, of
-words near in meaning to the store's terms (``promptindex.neighbours``), whose entries point at
-those terms' postings with their similarity. Weights are BM25 with the same
-column weights as the SQLite FTS ranking; terms are ``kenning.words`` split and lightly stemmed.
+scope, type, topic, summary, outcome, detail and drift reason joined by U+001F); a second hash
+table, of words near in meaning to the store's terms (``promptindex.neighbours``), whose entries
+point at those terms' postings with their similarity. Weights are BM25 with the same column
+weights as the SQLite FTS ranking; terms are ``kenning.words`` split and lightly stemmed.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ class Entry:
     updated_at: int
     last_accessed_at: int | None
     valid_to: int | None  # when a successor superseded it (the hook leaves it out from then)
+    drift: str | None = None  # "stale" or "obsolete": its code changed or went since
+    drift_reason: str | None = None
 
 
 def build(entries: Iterable[Entry], store_version: bytes, built_at: int) -> bytes:
@@ -102,12 +104,13 @@ def build(entries: Iterable[Entry], store_version: bytes, built_at: int) -> byte
     mem_blob = bytearray()
     for e in entries:
         record = F.SEP.join((e.id, e.project, e.scope, e.type, e.topic or "", e.summary,
-                           e.outcome or "", F.detail_of(e.summary, e.content).replace(F.SEP, " ")
-                           )).encode("utf-8")
+                           e.outcome or "", F.detail_of(e.summary, e.content).replace(F.SEP, " "),
+                           (e.drift_reason or "").replace(F.SEP, " "))).encode("utf-8")
         mem_offsets += struct.pack("<I", len(mem_blob))
         mem_blob += RECORD.pack(e.confidence, e.pagerank, e.use, e.created_at, e.updated_at,
                                 e.last_accessed_at or 0, e.valid_to or 0,
-                                F.ENDS if e.valid_to is not None else 0, len(record))
+                                (F.ENDS if e.valid_to is not None else 0)
+                                | F.DRIFT_FLAGS.get(e.drift or "", 0), len(record))
         mem_blob += record
     table_off = HEADER.size
     post_off = table_off + slots * SLOT.size

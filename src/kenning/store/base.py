@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from kenning.errors import ValidationError
-from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, SessionEvent
+from kenning.models import Anchor, CreatedBy, Filters, Link, LinkType, Memory, SessionEvent
 
 if TYPE_CHECKING:
     import numpy as np
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # Columns the facade may change through ``update``; everything else is fixed at creation.
 UPDATABLE = frozenset(
@@ -86,6 +86,22 @@ def _reaches(start: str, goal: str, added: dict[str, set[str]],
         frontier = [b for b in dict.fromkeys(found) if b not in seen]
         seen.update(frontier)
     return goal in seen
+
+
+# -- code drift: what a memory's anchors say about it -------------------------------------------
+
+_SEVERITY = {"fresh": 0, "stale": 1, "obsolete": 2}
+
+
+def drift_of(anchors: Sequence[Anchor]) -> tuple[str | None, str | None]:
+    """A memory's ``(drift, drift_reason)`` from its anchors: the worst state (obsolete over
+    stale; None when every anchor is fresh) and that anchor's reason (the first by path)."""
+    worst: Anchor | None = None
+    for a in anchors:
+        rank = _SEVERITY.get(a.state, 0)
+        if rank and (worst is None or rank > _SEVERITY[worst.state]):
+            worst = a
+    return (None, None) if worst is None else (worst.state, worst.reason)
 
 
 @runtime_checkable
@@ -323,6 +339,21 @@ class Store(Protocol):
     def put_confidence_log(self, rows: Sequence[tuple[str, int, float, str]]) -> int:
         """Append confidence-log rows, in the given order, in one transaction; rows of a memory
         not in the store are skipped. Returns how many were appended."""
+        ...
+
+    def set_anchors(self, anchors: Mapping[str, Sequence[Anchor]]) -> int:
+        """Replace the anchors of each memory named (an empty list removes them) and set its
+        ``drift`` and ``drift_reason`` from them (``drift_of``), in one transaction; memories
+        not in the store are skipped. Only a change of drift counts as a change of the memory
+        (caches, the prompt index). Returns how many memories' drift changed."""
+        ...
+
+    def anchors(
+        self, *, project: str | None = None, paths: Sequence[str] | None = None,
+        memory_ids: Sequence[str] | None = None,
+    ) -> builtins.list[Anchor]:
+        """Stored anchors matching every given filter (memories of ``project``, anchors on
+        ``paths``, of ``memory_ids``), by memory id, path and symbol."""
         ...
 
     def watermark(self) -> str:

@@ -1,7 +1,8 @@
 """Copy a store into another engine (SQLite <-> PostgreSQL) in batches, resumably, and prove it.
 
 Memories keep their ids and every field (confidence, access counts, timestamps); vectors, links,
-graph scores, co-access counters, the confidence log, session events and meta follow.
+graph scores, co-access counters, the confidence log, code anchors, session events and meta
+follow.
 Re-running after an interruption skips what is already there, so nothing is duplicated.
 ``fingerprint`` gives counts and content hashes that must match on both sides.
 """
@@ -112,7 +113,7 @@ def _migrate(source: Store, target: Store, batch: int, progress: Progress | None
              verify: bool = True) -> MigrationReport:
     report = MigrationReport(source.location, target.location)
     copied = dict.fromkeys(("memories", "vectors", "links", "graph_scores", "co_access",
-                            "confidence_log", "session_events", "meta"), 0)
+                            "confidence_log", "anchors", "session_events", "meta"), 0)
     skipped = {"memories": 0, "duplicates": 0}
     total = source.count(Filters())
     embedders = sorted(source.vector_counts())
@@ -150,6 +151,7 @@ def _migrate(source: Store, target: Store, batch: int, progress: Progress | None
         copied["links"] += len(moved)
         copied["co_access"] += _copy_co_access(source, target, ids, alias)
         copied["confidence_log"] += _copy_confidence_log(source, target, ids, alias)
+        copied["anchors"] += _copy_anchors(source, target, [i for i in ids if i not in alias])
         scores = source.graph_scores(ids)
         # The store hands out the normalised rank (what recall reads); it stands for the raw one
         # until the next consolidation recomputes both.
@@ -200,6 +202,22 @@ def _copy_confidence_log(source: Store, target: Store, ids: Sequence[str],
         else:
             todo.append(row)
     return target.put_confidence_log(todo) if todo else 0
+
+
+def _copy_anchors(source: Store, target: Store, ids: Sequence[str]) -> int:
+    """The code anchors of ``ids`` whose memory's anchors differ on the target (each memory's
+    set replaces the target's, so a run after an interruption copies it whole again)."""
+    def by_memory(store: Store) -> dict[str, list[Any]]:
+        out: dict[str, list[Any]] = {}
+        for a in store.anchors(memory_ids=ids):
+            out.setdefault(a.memory_id, []).append(a)
+        return out
+
+    have, want = by_memory(target), by_memory(source)
+    todo = {mid: items for mid, items in want.items() if have.get(mid) != items}
+    if todo:
+        target.set_anchors(todo)
+    return sum(len(items) for items in todo.values())
 
 
 def _copy_session_events(source: Store, target: Store, batch: int) -> int:
@@ -264,6 +282,7 @@ def fingerprint(store: Store, *, batch: int = 1000) -> dict[str, Any]:
     score_d: list[bytes] = []
     co_d: list[bytes] = []
     log_d: list[bytes] = []
+    anchor_d: list[bytes] = []
     embedders = sorted(store.vector_counts())
     for page in _pages(store, batch):
         ids = [m.id for m in page]
@@ -275,6 +294,8 @@ def fingerprint(store: Store, *, batch: int = 1000) -> dict[str, Any]:
         link_d += [_digest(ln.to_dict()) for ln in store.links_for(ids, direction="out")]
         score_d += [_digest([i, repr(n), c]) for i, (n, c) in store.graph_scores(ids).items()]
         co_d += [_digest(list(row)) for row in store.co_access_rows(ids)]
+        anchor_d += [_digest(a.to_dict() | {"memory_id": a.memory_id})
+                     for a in store.anchors(memory_ids=ids)]
         nth: dict[str, int] = {}
         for mid, at, conf, reason in store.confidence_log_rows(ids):
             nth[mid] = nth.get(mid, 0) + 1
@@ -283,9 +304,10 @@ def fingerprint(store: Store, *, batch: int = 1000) -> dict[str, Any]:
     return {
         "counts": {"memories": len(mem_d), "vectors": len(vec_d), "links": len(link_d),
                    "graph_scores": len(score_d), "co_access": len(co_d),
-                   "confidence_log": len(log_d), "meta": len(meta)},
+                   "confidence_log": len(log_d), "anchors": len(anchor_d), "meta": len(meta)},
         "hashes": {"memories": _combine(mem_d), "vectors": _combine(vec_d),
                    "links": _combine(link_d), "graph_scores": _combine(score_d),
                    "co_access": _combine(co_d), "confidence_log": _combine(log_d),
+                   "anchors": _combine(anchor_d),
                    "meta": _combine([_digest([k, v]) for k, v in meta.items()])},
     }

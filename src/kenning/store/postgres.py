@@ -13,7 +13,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from kenning.errors import NotFoundError, StoreError, ValidationError
 from kenning.hooks.pgcontext import RANK as _RANK
 from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS, STANDING
-from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, SessionEvent
+from kenning.models import Anchor, CreatedBy, Filters, Link, LinkType, Memory, SessionEvent
 from kenning.places.lean import mark_written, version_file
 from kenning.store import guard
-from kenning.store.base import SCHEMA_VERSION, UPDATABLE, reject_cycles, validity
+from kenning.store.base import SCHEMA_VERSION, UPDATABLE, drift_of, reject_cycles, validity
 from kenning.store.keywordplan import RANK_BUDGET, KeywordPlan, plan
 from kenning.store.sqlite import (
     _CATEGORIES,
@@ -227,6 +227,26 @@ MIGRATIONS: list[str] = [
     ALTER TABLE memories ADD COLUMN valid_from BIGINT, ADD COLUMN valid_to BIGINT,
         ADD COLUMN superseded_by TEXT COLLATE "C";
     """,
+    """
+    -- Code drift (as the SQLite engine): the places in the code a memory describes, their
+    -- fingerprints and what the last check found; a memory's drift is its anchors' worst state.
+    ALTER TABLE memories ADD COLUMN drift TEXT CHECK (drift IN ('stale', 'obsolete')),
+        ADD COLUMN drift_reason TEXT;
+    CREATE TABLE memory_anchors (
+        memory_id TEXT COLLATE "C" NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        path TEXT COLLATE "C" NOT NULL,
+        symbol TEXT COLLATE "C" NOT NULL DEFAULT '',
+        fingerprint TEXT NOT NULL,
+        commit_id TEXT,
+        stat TEXT NOT NULL DEFAULT '',
+        state TEXT NOT NULL DEFAULT 'fresh' CHECK (state IN ('fresh', 'stale', 'obsolete')),
+        reason TEXT,
+        anchored_at BIGINT NOT NULL,
+        checked_at BIGINT NOT NULL,
+        PRIMARY KEY (memory_id, path, symbol)
+    );
+    CREATE INDEX idx_anchors_path ON memory_anchors(path);
+    """,
 ]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 VALIDITY_FROM = 4  # the schema version whose upgrade fills validity from the stored links
@@ -253,7 +273,8 @@ _ADJUSTED_SQL = f"LEAST({CEILING}, GREATEST(0.0, {_DECAYED_SQL} + %(delta)s))"
 _MEMORY_COLUMNS = (
     "id, type, topic, summary, content, category, tags, source, confidence, outcome, "
     "outcome_reason, project, scope, agent, created_at, updated_at, last_accessed_at, "
-    "access_count, content_hash, metadata, valid_from, valid_to, superseded_by"
+    "access_count, content_hash, metadata, valid_from, valid_to, superseded_by, drift, "
+    "drift_reason"
 )
 _M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in _MEMORY_COLUMNS.split(","))
 _LINK_COLUMNS = "id, from_id, to_id, link_type, confidence, created_by, metadata, created_at"
@@ -709,12 +730,13 @@ class PostgresStore:
              m.content, m.category.value, Jsonb(list(m.tags)), m.source, m.confidence,
              m.outcome.value if m.outcome else None, m.outcome_reason, m.project, m.scope.value,
              m.agent or "", m.created_at, m.updated_at, m.last_accessed_at, m.access_count,
-             m.content_hash, Jsonb(m.metadata), m.valid_from, m.valid_to, m.superseded_by)
+             m.content_hash, Jsonb(m.metadata), m.valid_from, m.valid_to, m.superseded_by,
+             m.drift, m.drift_reason)
             for m in memories
         ]
         sql = (
             "INSERT INTO memories (id, organisation, workspace, "
-            f"{_MEMORY_COLUMNS.split(', ', 1)[1]}) VALUES ({', '.join(['%s'] * 25)}) "
+            f"{_MEMORY_COLUMNS.split(', ', 1)[1]}) VALUES ({', '.join(['%s'] * 27)}) "
             "ON CONFLICT (organisation, workspace, project, scope, agent, content_hash) DO NOTHING "
             "RETURNING id"
         )
@@ -1535,6 +1557,68 @@ class PostgresStore:
             return len(kept)
 
         return self._run(work)
+
+    # -- code drift ----------------------------------------------------------------------------
+
+    def set_anchors(self, anchors: Mapping[str, Sequence[Anchor]]) -> int:
+        rows = {mid: list(items) for mid, items in anchors.items()}
+        if not rows:
+            return 0
+
+        def work(conn: psycopg.Connection[Any]) -> int:
+            known = {r[0] for r in conn.execute(
+                f"SELECT m.id FROM memories m WHERE m.id = ANY(%s) AND {self._mine} "
+                "ORDER BY m.id FOR UPDATE", (list(rows),)).fetchall()}
+            changed: list[str] = []
+            for mid in sorted(known):
+                conn.execute("DELETE FROM memory_anchors WHERE memory_id = %s", (mid,))
+                with conn.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO memory_anchors(memory_id, path, symbol, fingerprint, "
+                        "commit_id, stat, state, reason, anchored_at, checked_at) VALUES "
+                        "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT "
+                        "(memory_id, path, symbol) DO UPDATE SET fingerprint = "
+                        "excluded.fingerprint, commit_id = excluded.commit_id, stat = "
+                        "excluded.stat, state = excluded.state, reason = excluded.reason, "
+                        "anchored_at = excluded.anchored_at, checked_at = excluded.checked_at",
+                        [(mid, a.path, a.symbol, a.fingerprint, a.commit, a.stat, a.state,
+                          a.reason, a.anchored_at, a.checked_at) for a in rows[mid]])
+                drift, reason = drift_of(rows[mid])
+                cur2 = conn.execute(
+                    "UPDATE memories SET drift = %s, drift_reason = %s WHERE id = %s AND "
+                    "(drift IS DISTINCT FROM %s OR drift_reason IS DISTINCT FROM %s)",
+                    (drift, reason, mid, drift, reason))
+                if cur2.rowcount:
+                    changed.append(mid)
+            if changed:
+                self._log_changes(conn, changed)
+            return len(changed)
+
+        return self._run(work)
+
+    def anchors(
+        self, *, project: str | None = None, paths: Sequence[str] | None = None,
+        memory_ids: Sequence[str] | None = None,
+    ) -> builtins.list[Anchor]:
+        clauses = [self._mine]
+        params: list[Any] = []
+        if project is not None:
+            clauses.append("m.project = %s")
+            params.append(project)
+        for column, values in (("a.path", paths), ("a.memory_id", memory_ids)):
+            if values is not None:
+                values = list(dict.fromkeys(values))
+                if not values:
+                    return []
+                clauses.append(f"{column} = ANY(%s)")
+                params.append(values)
+        rows = self._rows(
+            "SELECT a.memory_id, a.path, a.symbol, a.fingerprint, a.commit_id, a.stat, a.state, "
+            "a.reason, a.anchored_at, a.checked_at FROM memory_anchors a "
+            f"JOIN memories m ON m.id = a.memory_id WHERE {' AND '.join(clauses)} "
+            "ORDER BY a.memory_id, a.path, a.symbol", params)
+        return [Anchor(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], int(r[8]), int(r[9]))
+                for r in rows]
 
     def watermark(self) -> str:
         row = self._rows("SELECT max(seq), count(*) FROM memory_changes")[0]

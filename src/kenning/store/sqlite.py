@@ -11,7 +11,7 @@ import os
 import re
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from kenning.errors import NotFoundError, StoreError, ValidationError
 from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS, STANDING
 from kenning.models import (
+    Anchor,
     Category,
     CreatedBy,
     Filters,
@@ -33,7 +34,7 @@ from kenning.models import (
 )
 from kenning.places.lean import mark_written, version_file
 from kenning.store import guard
-from kenning.store.base import SCHEMA_VERSION, UPDATABLE, reject_cycles, validity
+from kenning.store.base import SCHEMA_VERSION, UPDATABLE, drift_of, reject_cycles, validity
 from kenning.text import embedding_text, keyword_terms
 
 if TYPE_CHECKING:
@@ -219,6 +220,29 @@ MIGRATIONS.append(
     ALTER TABLE memories ADD COLUMN superseded_by TEXT;
     """
 )
+MIGRATIONS.append(
+    """
+    -- Code drift: the places in the code a memory describes (a file, or a symbol in it) with
+    -- the fingerprint they had when anchored, and what the last check found. A memory's drift
+    -- and drift_reason are its anchors' worst state, kept in the same transaction.
+    ALTER TABLE memories ADD COLUMN drift TEXT CHECK (drift IN ('stale', 'obsolete'));
+    ALTER TABLE memories ADD COLUMN drift_reason TEXT;
+    CREATE TABLE memory_anchors (
+        memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        symbol TEXT NOT NULL DEFAULT '',
+        fingerprint TEXT NOT NULL,
+        commit_id TEXT,
+        stat TEXT NOT NULL DEFAULT '',
+        state TEXT NOT NULL DEFAULT 'fresh' CHECK (state IN ('fresh', 'stale', 'obsolete')),
+        reason TEXT,
+        anchored_at INTEGER NOT NULL,
+        checked_at INTEGER NOT NULL,
+        PRIMARY KEY (memory_id, path, symbol)
+    );
+    CREATE INDEX idx_anchors_path ON memory_anchors(path);
+    """
+)
 assert len(MIGRATIONS) == SCHEMA_VERSION
 VALIDITY_FROM = 4  # the schema version whose upgrade fills validity from the stored links
 # A link that says its source supersedes its target (as kenning.store.base.is_supersedes).
@@ -242,11 +266,12 @@ _ADJUSTED_SQL = f"min({CEILING}, max(0.0, {_DECAYED_SQL} + :delta))"
 _MEMORY_COLUMNS = (
     "id, type, topic, summary, content, category, tags, source, confidence, outcome, "
     "outcome_reason, project, scope, agent, created_at, updated_at, last_accessed_at, "
-    "access_count, content_hash, metadata, valid_from, valid_to, superseded_by"
+    "access_count, content_hash, metadata, valid_from, valid_to, superseded_by, drift, "
+    "drift_reason"
 )
 _INSERT_SQL = (
     f"INSERT INTO memories ({_MEMORY_COLUMNS}) VALUES "
-    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
     "ON CONFLICT (project, scope, agent, content_hash) DO NOTHING"
 )
 
@@ -288,6 +313,8 @@ def _row_to_memory(row: Sequence[Any], is_new: bool = True) -> Memory:
         valid_from=int(row[14]) if row[20] is None else int(row[20]),
         valid_to=None if row[21] is None else int(row[21]),
         superseded_by=row[22],
+        drift=row[23],
+        drift_reason=row[24],
     )
 
 
@@ -298,7 +325,7 @@ def _memory_params(m: Memory) -> tuple[Any, ...]:
         m.outcome.value if m.outcome else None, m.outcome_reason, m.project, m.scope.value,
         m.agent or "", m.created_at, m.updated_at, m.last_accessed_at, m.access_count,
         m.content_hash, json.dumps(m.metadata, ensure_ascii=False, sort_keys=True),
-        m.valid_from, m.valid_to, m.superseded_by,
+        m.valid_from, m.valid_to, m.superseded_by, m.drift, m.drift_reason,
     )
 
 
@@ -1242,6 +1269,68 @@ class SQLiteStore:
                 kept,
             )
         return len(kept)
+
+    # -- code drift ----------------------------------------------------------------------------
+
+    def set_anchors(self, anchors: Mapping[str, Sequence[Anchor]]) -> int:
+        rows = {mid: list(items) for mid, items in anchors.items()}
+        if not rows:
+            return 0
+        changed: list[str] = []
+        with self._write(marks=False) as c:
+            known = set()
+            ids = list(rows)
+            for start in range(0, len(ids), 500):
+                chunk = ids[start:start + 500]
+                known |= {r[0] for r in c.execute(
+                    f"SELECT id FROM memories WHERE id IN ({', '.join('?' for _ in chunk)})",
+                    chunk)}
+            for mid in ids:
+                if mid not in known:
+                    continue
+                c.execute("DELETE FROM memory_anchors WHERE memory_id = ?", (mid,))
+                c.executemany(
+                    "INSERT OR REPLACE INTO memory_anchors(memory_id, path, symbol, fingerprint, "
+                    "commit_id, stat, state, reason, anchored_at, checked_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(mid, a.path, a.symbol, a.fingerprint, a.commit, a.stat, a.state,
+                      a.reason, a.anchored_at, a.checked_at) for a in rows[mid]])
+                drift, reason = drift_of(rows[mid])
+                cur = c.execute(
+                    "UPDATE memories SET drift = ?, drift_reason = ? WHERE id = ? AND "
+                    "(drift IS NOT ? OR drift_reason IS NOT ?)",
+                    (drift, reason, mid, drift, reason))
+                if cur.rowcount:
+                    changed.append(mid)
+            if changed:
+                self._log_changes(c, changed)
+        if changed:
+            mark_written(self._version_file)
+        return len(changed)
+
+    def anchors(
+        self, *, project: str | None = None, paths: Sequence[str] | None = None,
+        memory_ids: Sequence[str] | None = None,
+    ) -> builtins.list[Anchor]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if project is not None:
+            clauses.append("m.project = ?")
+            params.append(project)
+        for column, values in (("a.path", paths), ("a.memory_id", memory_ids)):
+            if values is not None:
+                values = list(dict.fromkeys(values))
+                if not values:
+                    return []
+                clauses.append(f"{column} IN (SELECT value FROM json_each(?))")
+                params.append(json.dumps(values))
+        where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
+        rows = self._read().execute(
+            "SELECT a.memory_id, a.path, a.symbol, a.fingerprint, a.commit_id, a.stat, a.state, "
+            "a.reason, a.anchored_at, a.checked_at FROM memory_anchors a "
+            f"JOIN memories m ON m.id = a.memory_id{where} "
+            "ORDER BY a.memory_id, a.path, a.symbol", params)
+        return [Anchor(*r) for r in rows]
 
     def watermark(self) -> str:
         row = self._conn.execute(

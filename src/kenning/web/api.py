@@ -116,7 +116,8 @@ def _brief(m: Any) -> dict[str, Any]:
     """The few fields a list or link row shows about a memory."""
     return {"id": m.id, "type": m.type.value, "topic": m.topic, "summary": m.summary,
             "confidence": round(m.confidence, 4), "outcome": m.outcome.value if m.outcome
-            else None, "created_at": m.to_dict()["created_at"]}
+            else None, "created_at": m.to_dict()["created_at"], "drift": m.drift,
+            "drift_reason": m.drift_reason}
 
 
 # -- read handlers -----------------------------------------------------------------------------
@@ -264,6 +265,11 @@ def injections(c: Call) -> dict[str, Any]:
     return {"available": True, "items": source(limit=c.integer("limit", 50, 1, 1000))}
 
 
+def stale(c: Call) -> dict[str, Any]:
+    items = c.k.stale(c.integer("limit", 100, 1, MAX_PAGE))
+    return {"total": len(items), "items": items}
+
+
 def memory_md(c: Call) -> dict[str, Any]:
     source = feature(c.k, "curate_preview")
     if source is None:
@@ -335,6 +341,9 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("GET", "/api/injections", "What Kenning injected into recent prompts, and why",
               injections, (Param("limit", type="integer", description="At most this many."),)),
     RouteSpec("GET", "/api/memory-md", "The MEMORY.md preview with its limits", memory_md),
+    RouteSpec("GET", "/api/stale", "Memories whose code changed (stale) or went (obsolete) since "
+              "they were recorded, with why and their anchors, as of the last check", stale,
+              (Param("limit", type="integer", description="At most this many (1-500)."),)),
     RouteSpec("POST", "/api/relationships/merge", "Merge a relationship word into another",
               merge_relationship, body=Body({"word": ("string", "The word to merge away."),
                                              "into": ("string", "The word to keep.")},

@@ -76,6 +76,11 @@ function badge(text, kind) {
   return el("span", { class: `badge ${kind || ""}`.trim(), text });
 }
 
+function driftBadge(m) {
+  const drift = m && (m.drift || (m.stale ? (m.obsolete ? "obsolete" : "stale") : null));
+  return drift ? badge(`code ${drift}`, `drift-${drift}`) : null;
+}
+
 function outcomeBadge(m) {
   return m && m.outcome ? badge(m.outcome, `outcome-${m.outcome}`) : null;
 }
@@ -210,7 +215,7 @@ async function memoriesView(params) {
   }
   const searching = Boolean(data.query);
   const rows = data.items.map((m) => el("tr", {},
-    el("td", {}, memoryLink(m), " ", outcomeBadge(m)),
+    el("td", {}, memoryLink(m), " ", outcomeBadge(m), " ", driftBadge(m)),
     el("td", {}, badge(m.type, `type-${m.type}`)),
     el("td", { text: m.topic || "" }),
     el("td", { class: "num" }, confidenceMeter(m.confidence)),
@@ -291,7 +296,8 @@ async function memoryView(id) {
     ["Updated", when(m.updated_at)], ["Recalled", `${m.access_count} times`],
   ].flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]),
   el("dt", { text: "Confidence" }), el("dd", {}, confidenceMeter(m.confidence)),
-  el("dt", { text: "Outcome" }), el("dd", {}, m.outcome ? [outcomeBadge(m), " ", m.outcome_reason || ""] : "—"));
+  el("dt", { text: "Outcome" }), el("dd", {}, m.outcome ? [outcomeBadge(m), " ", m.outcome_reason || ""] : "—"),
+  el("dt", { text: "Code" }), el("dd", {}, m.stale ? [driftBadge(m), " changed since: ", m.stale_reason || ""] : "unchanged since recorded (or not anchored)"));
 
   const history = data.confidence_history.available
     ? (data.confidence_history.items.length
@@ -517,6 +523,28 @@ async function healthView() {
   focusTitle();
 }
 
+// -- stale code ------------------------------------------------------------------------------
+
+async function staleView() {
+  const title = () => heading("Stale code", "Memories whose code changed (stale) or went (obsolete) since they were recorded, as of the last check (`kenning stale` checks again).");
+  setView("stale", title(), el("p", { text: "Loading…" }));
+  let data;
+  try { data = await api("/api/stale?limit=500"); } catch (err) {
+    main.append(notice(err.message, "error"));
+    return;
+  }
+  const body = !data.items.length ? notice("No memory's code has changed since it was recorded.")
+    : el("table", { class: "data stale" }, el("caption", { text: `${data.total} memories` }),
+      el("thead", {}, el("tr", {}, ["Memory", "State", "Code changed since", "Anchored to"].map((h) => el("th", { scope: "col", text: h })))),
+      el("tbody", {}, data.items.map((m) => el("tr", {},
+        el("td", {}, memoryLink(m)),
+        el("td", { text: m.obsolete ? "obsolete" : "stale" }),
+        el("td", { text: m.stale_reason || "" }),
+        el("td", { text: m.anchors.map((a) => a.symbol ? `${a.path}:${a.symbol} (${a.state})` : `${a.path} (${a.state})`).join(", ") })))));
+  setView("stale", title(), body);
+  focusTitle();
+}
+
 // -- injected --------------------------------------------------------------------------------
 
 async function injectedView() {
@@ -598,6 +626,7 @@ async function route() {
       case "timeline": await timelineView(params); break;
       case "health": await healthView(); break;
       case "injected": await injectedView(); break;
+      case "stale": await staleView(); break;
       case "memory-md": await memoryMdView(); break;
       default: await memoriesView(params);
     }

@@ -1,0 +1,523 @@
+"""Code drift: memories anchored to the code they describe go stale when that code changes,
+obsolete when it goes; reformatting alone changes nothing; stale memories rank down in recall
+and in what the prompt hook injects, with a marker; confirming re-anchors them. Real git
+repositories in tmp_path, a real SQLite store, the real hook entry point."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kenning import Kenning
+from kenning.drift import code
+from kenning.places.lean import journal_dir
+
+HOOK = Path(sys.executable).parent / "kenning-hook"
+KENNING = Path(sys.executable).parent / "kenning"
+
+BILLING = '''"""Billing."""
+
+
+def compute_vat(amount):
+    # the standard rate
+    return amount * 0.2
+
+
+def total(items):
+    return sum(items)
+'''
+VAT_MEMORY = "src/billing.py computes VAT with a fixed 20 % rate in compute_vat()"
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def commit(root: Path, message: str) -> str:
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", message)
+    return git(root, "rev-parse", "--short=7", "HEAD")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    (root / "src").mkdir(parents=True)
+    git(root, "init", "-q")
+    git(root, "config", "user.email", "t@example.com")
+    git(root, "config", "user.name", "t")
+    (root / "src" / "billing.py").write_text(BILLING)
+    (root / "README.md").write_text("hello\n")
+    commit(root, "init")
+    return root
+
+
+def kenning_for(tmp_path: Path, root: Path, project: str = "proj") -> Kenning:
+    k = Kenning(tmp_path / "k.db", project=project, embedder=None)
+    k.project_root = root
+    return k
+
+
+# -- the pure core -------------------------------------------------------------------------------
+
+def test_python_reformatting_and_comments_do_not_change_a_fingerprint() -> None:
+    reformatted = BILLING.replace("return amount * 0.2", "return (amount\n            * 0.2)")
+    reformatted = reformatted.replace("# the standard rate", "# VAT, see the tax office")
+    assert code.symbols("b.py", reformatted) == code.symbols("b.py", BILLING)
+    changed = code.symbols("b.py", BILLING.replace("0.2", "0.25"))
+    before = code.symbols("b.py", BILLING)
+    assert changed is not None and before is not None
+    assert changed["compute_vat"] != before["compute_vat"]
+    assert changed["total"] == before["total"]
+    assert code.symbols("b.py", "def broken(:\n") is None  # no verdict on unparsable code
+
+
+@pytest.mark.parametrize("path, source, edit, names", [
+    ("cart.ts", "// cart\nexport function computeVat(x: number): number {\n  return x * 0.2;\n}\n"
+     "export class Cart {\n  add(item: Item): void { this.items.push(item); }\n"
+     "  total(): number {\n    const s = \"}\";\n    return 0;\n  }\n}\n"
+     "export const helper = (a: number) => { return a };\n",
+     ("return 0;", "return 1;"), {"computeVat", "Cart", "Cart.add", "Cart.total", "helper"}),
+    ("cart.go", "package cart\n\n// ComputeVat does it\nfunc ComputeVat(x float64) float64 {\n"
+     "\treturn x * 0.2\n}\n\ntype Cart struct {\n\titems []int\n}\n\n"
+     "func (c *Cart) Total() int { return len(c.items) }\n",
+     ("len(c.items)", "len(c.items) + 1"), {"ComputeVat", "Cart", "Cart.Total"}),
+    ("cart.rs", "pub fn compute_vat(x: f64) -> f64 { x * 0.2 }\n"
+     "pub struct Cart<'a> { items: &'a [u8] }\nimpl<'a> Cart<'a> {\n"
+     "    pub fn total(&self) -> usize { self.items.len() }\n}\n",
+     ("self.items.len()", "0"), {"compute_vat", "Cart", "Cart.total"}),
+])
+def test_brace_languages_find_symbols_and_ignore_layout(
+        path: str, source: str, edit: tuple[str, str], names: set[str]) -> None:
+    table = code.symbols(path, source)
+    assert table is not None and set(table) == names
+    relaid = source.replace("\n  ", "\n      ").replace("{ ", "{\n").replace(" }", "\n}")
+    assert code.symbols(path, relaid) == table
+    edited = code.symbols(path, source.replace(*edit))
+    assert edited is not None
+    assert {n for n in names if edited[n] != table[n]} and any(
+        edited[n] == table[n] for n in names)
+
+
+def test_formatter_choices_are_layout_too() -> None:
+    ts = "export function total(items: number[], scale = 1): number {\n  return sum(items);\n}\n"
+    prettier = ("export function total(\n  items: number[],\n  scale = 1,\n): number {\n"
+                "  return sum(items)\n}\n")
+    assert code.symbols("a.ts", prettier) == code.symbols("a.ts", ts)
+    assert code.symbols("a.ts", ts.replace("sum(items)", "sum(items) * scale")) != \
+        code.symbols("a.ts", ts)
+    rs = "pub fn f(a: i64, b: i64) -> i64 { a + b }\n"
+    rustfmt = "pub fn f(\n    a: i64,\n    b: i64,\n) -> i64 {\n    a + b\n}\n"
+    assert code.symbols("a.rs", rustfmt) == code.symbols("a.rs", rs)
+
+
+def test_mentions_find_paths_and_symbols() -> None:
+    said = code.mentions("src/billing.py computes VAT in compute_vat(); see `Cart.total` in "
+                         "web/cart.ts:addItem and ../secrets.py")
+    assert set(said.paths) == {"src/billing.py", "web/cart.ts", "../secrets.py"}
+    assert {"compute_vat", "Cart.total", "addItem"} <= set(said.symbols)
+    assert code.mentions("no code here, just words.").paths == ()
+
+
+def test_binary_huge_and_foreign_text_are_not_anchored() -> None:
+    assert code.unusable(b"\x00\x01abc") == "binary"
+    assert code.unusable(b"x" * (code.MAX_FILE_BYTES + 1)) is not None
+    assert code.unusable(b"\xff\xfe bad") == "not UTF-8 text"
+    assert code.unusable(b"def f():\n    pass\n") is None
+
+
+# -- anchoring and checking in a real repository -------------------------------------------------
+
+def test_a_changed_symbol_marks_the_memory_stale_with_the_commit(tmp_path: Path, repo: Path
+                                                                ) -> None:
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember(VAT_MEMORY, type="decision")
+        other = k.remember("total() in src/billing.py sums the items", type="context")
+        assert [(a.path, a.symbol) for a in k.anchors(m.id)] == [("src/billing.py",
+                                                                 "compute_vat")]
+        assert k.check_drift()["stale"] == []
+
+        (repo / "src" / "billing.py").write_text(BILLING.replace("0.2", "0.25"))
+        sha = commit(repo, "new rate")
+        report = k.check_drift()
+        assert report["stale"] == [m.id]
+        got = k.get(m.id).to_dict()
+        assert got["stale"] is True and got["stale_reason"] == f"compute_vat changed in {sha}"
+        assert k.get(other.id).drift is None  # its symbol did not change
+        assert [r["id"] for r in k.stale()] == [m.id]
+
+        # confirming re-anchors it to the code as it is now
+        assert k.confirm(m.id).drift is None
+        assert k.check_drift()["stale"] == [] and k.stale() == []
+
+
+def test_reformatting_and_unrelated_edits_flag_nothing(tmp_path: Path, repo: Path) -> None:
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember(VAT_MEMORY, type="decision")
+        (repo / "src" / "billing.py").write_text(
+            BILLING.replace("return amount * 0.2", "return (\n        amount * 0.2\n    )")
+            .replace("# the standard rate", "") + "\n\ndef unrelated():\n    return 3\n")
+        (repo / "README.md").write_text("changed\n")
+        commit(repo, "reformat")
+        report = k.check_drift()
+        assert report["read"] == 1 and report["stale"] == [] and k.get(m.id).drift is None
+
+
+def test_an_uncommitted_change_says_so_and_a_revert_makes_it_fresh(tmp_path: Path, repo: Path
+                                                                  ) -> None:
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember(VAT_MEMORY, type="decision")
+        (repo / "src" / "billing.py").write_text(BILLING.replace("0.2", "0.19"))
+        k.check_drift()
+        assert k.get(m.id).drift_reason == "compute_vat changed (not committed yet)"
+        (repo / "src" / "billing.py").write_text(BILLING)
+        assert k.check_drift()["fresh_again"] == [m.id]
+        assert k.get(m.id).drift is None
+
+
+def test_renames_are_followed_and_deletions_make_obsolete(tmp_path: Path, repo: Path) -> None:
+    (repo / "src" / "cart.py").write_text("def add(x):\n    return x\n")
+    commit(repo, "cart")
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember(VAT_MEMORY, type="decision")
+        cart = k.remember("src/cart.py add() appends an item", type="context")
+        git(repo, "mv", "src/billing.py", "src/tax.py")
+        (repo / "src" / "cart.py").unlink()
+        sha = commit(repo, "move and delete")
+        report = k.check_drift()
+        assert report["moved"] == {"src/billing.py": "src/tax.py"}
+        assert k.get(m.id).drift is None
+        assert [a.path for a in k.anchors(m.id)] == ["src/tax.py"]
+        gone = k.get(cart.id)
+        assert (gone.drift, gone.drift_reason) == ("obsolete",
+                                                   f"src/cart.py was deleted in {sha}")
+        assert [r["id"] for r in k.stale()] == [cart.id]
+
+        # a symbol removed from a file that stays
+        (repo / "src" / "tax.py").write_text(BILLING.replace("def compute_vat", "def vat"))
+        k.check_drift()
+        assert k.get(m.id).drift_reason == "compute_vat was removed from src/tax.py (not " \
+            "committed yet)"
+
+
+def test_a_re_recorded_memory_is_re_anchored(tmp_path: Path, repo: Path) -> None:
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember(VAT_MEMORY, type="decision")
+        (repo / "src" / "billing.py").write_text(BILLING.replace("0.2", "0.25"))
+        k.check_drift()
+        assert k.get(m.id).stale
+        again = k.remember(VAT_MEMORY, type="decision")
+        assert again.id == m.id and not k.get(m.id).stale
+
+
+def test_bad_input_never_crashes_nor_flags_falsely(tmp_path: Path, repo: Path) -> None:
+    (repo / "data.py").write_bytes(b"\x00\x01binary")
+    (repo / "big.py").write_text("x = 1\n" * (code.MAX_FILE_BYTES // 6 + 10))
+    outside = tmp_path / "outside.py"
+    outside.write_text("def f():\n    return 1\n")
+    (repo / "src" / "link.py").symlink_to(outside)
+    with kenning_for(tmp_path, repo) as k:
+        for text in ("data.py holds the fixtures", "big.py is generated",
+                     f"{outside} and ../outside.py and src/link.py hold f()",
+                     "src/missing.py does not exist yet", "/etc/passwd.py is no code of ours"):
+            m = k.remember(text, type="context")
+            assert k.anchors(m.id) == [], text
+        assert k.check_drift()["anchors"] == 0
+
+    # not a git repository: anchored by content, checked by content, no commit in the reason
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "util.py").write_text("def helper():\n    return 1\n")
+    with Kenning(tmp_path / "plain.db", project="plain", embedder=None) as k:
+        k.project_root = plain
+        m = k.remember("util.py helper() returns one", type="context")
+        assert k.anchors(m.id)[0].commit is None
+        (plain / "util.py").write_text("def helper():\n    return 2\n")
+        k.check_drift()
+        assert k.get(m.id).drift_reason == "helper changed"
+        # a directory that is not the project's (none of its anchored files there): no verdict
+        (plain / "more.py").write_text("def other():\n    return 1\n")
+        other = k.remember("more.py other() returns one", type="context")
+        k.project_root = tmp_path / "home-dir"
+        k.project_root.mkdir()
+        report = k.check_drift()
+        assert "not checked" in report["notes"][0]
+        assert k.get(other.id).drift is None and k.get(m.id).drift == "stale"
+        k.project_root = plain
+        (plain / "util.py").unlink()
+        k.check_drift()
+        assert k.get(m.id).drift == "obsolete" and k.get(other.id).drift is None
+
+    # a memory written with no project directory: nothing anchored, the check says why
+    with Kenning(tmp_path / "none.db", project="elsewhere", embedder=None) as k:
+        k.remember(VAT_MEMORY, type="decision")
+        assert k.check_drift(Path("/")) is not None
+
+
+def test_detached_head_and_shallow_clone(tmp_path: Path, repo: Path) -> None:
+    git(repo, "checkout", "-q", "--detach")
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember(VAT_MEMORY, type="decision")
+        assert k.anchors(m.id)[0].commit == git(repo, "rev-parse", "HEAD")
+        (repo / "src" / "billing.py").write_text(BILLING.replace("0.2", "0.3"))
+        sha = commit(repo, "on a detached head")
+        k.check_drift()
+        assert k.get(m.id).drift_reason == f"compute_vat changed in {sha}"
+
+    # a shallow clone without the anchor's commit: a missing file gets no verdict
+    (repo / "src" / "billing.py").write_text(BILLING)
+    commit(repo, "back")
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow))
+    with Kenning(tmp_path / "s.db", project="s", embedder=None) as k:
+        k.project_root = shallow
+        m = k.remember(VAT_MEMORY, type="decision")
+        anchors = k.anchors(m.id)
+        assert anchors
+        k.store.set_anchors({m.id: [a.__class__(**{**{f: getattr(a, f) for f in (
+            "memory_id", "path", "symbol", "fingerprint", "stat", "state", "reason",
+            "anchored_at", "checked_at")}, "commit": "0" * 40}) for a in anchors]})
+        (shallow / "src" / "billing.py").unlink()
+        report = k.check_drift()
+        assert k.get(m.id).drift is None
+        assert any("cannot say whether it moved" in n for n in report["notes"])
+
+
+# -- the effect: ranking, injection, the CLI ---------------------------------------------------
+
+def test_stale_memories_rank_below_fresh_ones_in_recall(tmp_path: Path, repo: Path) -> None:
+    (repo / "src" / "tax.py").write_text("def compute_tax(amount):\n    return amount * 0.2\n")
+    commit(repo, "tax")
+    with kenning_for(tmp_path, repo) as k:
+        a = k.remember("src/billing.py compute_vat applies the VAT rate to an amount",
+                       type="context")
+        b = k.remember("src/tax.py compute_tax applies the VAT rate to an amount",
+                       type="context")
+        first = [h.memory.id for h in k.recall("VAT rate amount", k=2)]
+        (repo / "src" / "billing.py").write_text(BILLING.replace("0.2", "0.25"))
+        (repo / "src" / "tax.py").write_text("def compute_tax(amount):\n    return amount\n")
+        commit(repo, "rates")
+        k.check_drift()
+        assert k.get(a.id).stale and k.get(b.id).stale
+        k.confirm(first[1])  # the one that was behind still holds: the one ahead is stale
+        hits = k.recall("VAT rate amount", k=2, explain=True)
+        assert [h.memory.id for h in hits] == [first[1], first[0]]
+        assert hits[1].parts is not None and hits[1].parts["drift"] == 0.6
+        k.confirm(first[0])
+        assert [h.memory.id for h in k.recall("VAT rate amount", k=2)] == first
+
+
+def test_the_prompt_hook_ranks_drift_as_recall_does() -> None:
+    from dataclasses import replace
+
+    from kenning.hooks import inject
+    from kenning.models import Category, Memory, MemoryType, Scope
+    from kenning.ranking import RankWeights, final_scores
+
+    now = 1_780_000_000_000
+    base = Memory(id="m0", type=MemoryType.PATTERN, topic=None, summary="s", content="s",
+                  category=Category.PROJECT_PATTERNS, tags=(), source=None, confidence=0.7,
+                  outcome=None, outcome_reason=None, project="p", scope=Scope.PROJECT,
+                  agent=None, created_at=now - 1000, updated_at=now - 1000,
+                  last_accessed_at=None, access_count=0, content_hash="h")
+    pool = {m.id: m for m in (
+        base, replace(base, id="m1", summary="t", drift="stale",
+                      drift_reason="f changed in abc1234"),
+        replace(base, id="m2", summary="u", drift="obsolete", drift_reason="a.py was deleted"))}
+    recall = final_scores({mid: {"relevance": 0.8} for mid in pool}, pool, now, RankWeights())
+    hook = [inject.hit(m.id, m.type.value, None, m.summary, m.confidence, m.created_at,
+                       m.updated_at, None, None, 0.8, 0.0, None, now, graph=False,
+                       drift=m.drift, drift_reason=m.drift_reason) for m in pool.values()]
+    assert [mid for mid, _, _ in recall] == ["m0", "m1", "m2"]
+    assert [round(s, 4) for _, s, _ in recall] == [h["score"] for h in hook if h]
+    text, _ = inject.render(inject.best(hook, 3), 4000)
+    assert "- [pattern] t (id m1; code changed since: f changed in abc1234)" in text
+    assert "- [pattern] s (id m0)\n" in text
+
+
+# -- through the hooks ---------------------------------------------------------------------------
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    home = tmp_path / "home"
+    home.mkdir()
+    out = {k: v for k, v in os.environ.items() if not k.startswith("KENNING_")}
+    out.update(KENNING_HOME=str(tmp_path / "kdata"), KENNING_DB=str(tmp_path / "k.db"),
+               KENNING_EMBEDDER="none", HOME=str(home))
+    return out
+
+
+def hook(event: str, repo: Path, env: dict[str, str], **fields: Any
+         ) -> subprocess.CompletedProcess[bytes]:
+    stdin = json.dumps({"session_id": "s1", "transcript_path": str(repo / "t.jsonl"),
+                        "cwd": str(repo), "hook_event_name": event, **fields})
+    done = subprocess.run([str(HOOK), event], input=stdin.encode(), env=env,
+                          capture_output=True, timeout=120, cwd=repo)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def wait_until_stale(db: str, project: str, memory_id: str) -> None:
+    """Wait for the detached check an edit started (a completion, not a speed, is awaited:
+    the limit only stops a broken worker from hanging the suite)."""
+    for _ in range(1200):
+        with Kenning(db, project=project, embedder=None) as k:
+            if k.get(memory_id).stale:
+                return
+        time.sleep(0.1)
+    raise AssertionError(f"{memory_id} was never marked stale")
+
+
+def injected(done: subprocess.CompletedProcess[bytes]) -> str:
+    if not done.stdout:
+        return ""
+    return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
+
+
+def test_hooks_flag_drift_at_session_start_and_after_an_edit(tmp_path: Path, repo: Path,
+                                                              env: dict[str, str]) -> None:
+    from kenning.places.keys import project_key
+
+    (repo / "src" / "cart.py").write_text("def add_item(cart, item):\n    cart.append(item)\n")
+    commit(repo, "cart")
+    project = project_key(str(repo.resolve()))
+    with Kenning(env["KENNING_DB"], project=project, embedder=None) as k:
+        k.project_root = repo
+        vat = k.remember(VAT_MEMORY, type="decision")
+        cart = k.remember("src/cart.py add_item appends the item to the cart in place",
+                          type="pattern")
+    hook("SessionStart", repo, env, source="startup")
+    # (prompts in other conversations: the briefing's memories are not repeated in its own)
+    shown = injected(hook("UserPromptSubmit", repo, env, session_id="p1",
+                          prompt="how is the VAT rate computed"))
+    assert vat.id in shown and "code changed since" not in shown
+
+    # a commit between sessions: the next session start marks the memory
+    (repo / "src" / "billing.py").write_text(BILLING.replace("0.2", "0.25"))
+    sha = commit(repo, "rate")
+    hook("SessionStart", repo, env, source="startup", session_id="s2")
+    shown = injected(hook("UserPromptSubmit", repo, env, session_id="p2",
+                          prompt="how is the VAT rate computed"))
+    assert f"code changed since: compute_vat changed in {sha}" in shown
+
+    # an edit through the agent's tools: checked by a worker the tool hook starts
+    (repo / "src" / "cart.py").write_text("def add_item(cart, item):\n    return [*cart, item]\n")
+    hook("PostToolUse", repo, env, session_id="s2", tool_name="Edit",
+         tool_input={"file_path": str(repo / "src" / "cart.py")}, tool_response={})
+    wait_until_stale(env["KENNING_DB"], project, cart.id)
+    shown = injected(hook("UserPromptSubmit", repo, env, session_id="s3",
+                          prompt="how does add_item change the cart"))
+    assert cart.id in shown
+    assert "code changed since: add_item changed (not committed yet)" in shown
+
+    # show --json carries it, on both read paths; kenning stale lists both
+    for args in (["show", cart.id, "--json"], ["show", cart.id[:12], "--json"]):
+        out = subprocess.run([str(KENNING), *args], env={**env, "KENNING_PROJECT": project},
+                             capture_output=True, text=True, cwd=repo, check=True).stdout
+        got = json.loads(out)
+        assert got["stale"] is True and got["stale_reason"].startswith("add_item changed")
+    out = subprocess.run([str(KENNING), "stale", "--json"], env={**env,
+                         "KENNING_PROJECT": project}, capture_output=True, text=True, cwd=repo,
+                         check=True).stdout
+    assert {r["id"] for r in json.loads(out)["memories"]} == {vat.id, cart.id}
+    out = subprocess.run([str(KENNING), "confirm", vat.id], env={**env,
+                         "KENNING_PROJECT": project}, capture_output=True, text=True, cwd=repo,
+                         check=True).stdout
+    assert "anchored to src/billing.py:compute_vat" in out
+    doctor = subprocess.run([str(KENNING), "doctor", "--json"], env={**env,
+                            "KENNING_PROJECT": project}, capture_output=True, text=True,
+                            cwd=repo, check=True).stdout
+    drift = json.loads(doctor)["code_drift"]
+    assert (drift["stale"], drift["obsolete"]) == (1, 0)
+    assert drift["stale_memories"][0]["id"] == cart.id
+
+
+def test_an_edit_to_an_unanchored_file_opens_nothing(tmp_path: Path, repo: Path,
+                                                     env: dict[str, str]) -> None:
+    hook("PostToolUse", repo, env, tool_name="Write",
+         tool_input={"file_path": str(repo / "README.md")}, tool_response={})
+    assert not Path(env["KENNING_DB"]).exists()
+    assert os.path.isdir(journal_dir(env["KENNING_DB"]))
+
+
+def test_the_dashboard_lists_stale_memories(tmp_path: Path, repo: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from kenning.web.app import create_app
+
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember(VAT_MEMORY, type="decision")
+        fresh = k.remember("README.md greets the reader", type="context")
+        (repo / "src" / "billing.py").write_text(BILLING.replace("0.2", "0.25"))
+        sha = commit(repo, "rate")
+        k.check_drift()
+        c = TestClient(create_app(k), base_url="http://127.0.0.1")
+        data = c.get("/api/stale").json()
+        assert [(r["id"], r["stale_reason"]) for r in data["items"]] == [
+            (m.id, f"compute_vat changed in {sha}")]
+        assert data["items"][0]["anchors"][0]["symbol"] == "compute_vat"
+        rows = {r["id"]: r for r in c.get("/api/memories").json()["items"]}
+        assert rows[m.id]["drift"] == "stale" and rows[fresh.id]["drift"] is None
+        assert c.get(f"/api/memories/{m.id}").json()["memory"]["stale"] is True
+
+
+def test_memories_recorded_beside_edits_anchor_to_the_symbols_they_name(tmp_path: Path,
+                                                                         repo: Path) -> None:
+    from kenning.models import SessionEvent
+
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember("compute_vat rounds half up before applying the rate", type="gotcha")
+        vague = k.remember("the rate rounds half up", type="gotcha")
+        assert k.anchors(m.id) == []  # no file named: nothing to anchor to yet
+        k.store.add_session_events([SessionEvent(
+            "e1", "s1", "proj", 1, "tool", {"tool": "Edit", "file": str(repo / "src" /
+                                                                         "billing.py")})])
+        assert k.anchor([m.id, vague.id], session_id="s1") == {m.id: 1}
+        assert [(a.path, a.symbol) for a in k.anchors(m.id)] == [("src/billing.py",
+                                                                 "compute_vat")]
+        assert k.anchors(vague.id) == []  # an edited file alone is no anchor
+
+
+def test_confirm_needs_the_projects_directory(tmp_path: Path, repo: Path) -> None:
+    from kenning.errors import ValidationError
+
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember(VAT_MEMORY, type="decision")
+        k.project_root = tmp_path / "elsewhere"
+        k.project_root.mkdir()
+        with pytest.raises(ValidationError, match="is it the project's directory"):
+            k.confirm(m.id)
+        assert len(k.anchors(m.id)) == 1  # nothing dropped
+        k.project_root = repo
+        (repo / "src" / "billing.py").unlink()
+        k.check_drift()
+        assert k.get(m.id).drift == "obsolete"
+        assert not k.confirm(m.id).stale and k.anchors(m.id) == []  # it holds without the code
+
+
+def test_go_generics_and_indented_declarations() -> None:
+    src = ("package s\n\ntype Stack[T any] struct {\n\titems []T\n}\n\n"
+           "func (s *Stack[T]) Push(x T) {\n\ts.items = append(s.items, x)\n}\n")
+    table = code.symbols("s.go", src)
+    assert table is not None and set(table) == {"Stack", "Stack.Push"}
+    indented = "\n".join("  " + line if line else line for line in src.split("\n"))
+    assert code.symbols("s.go", indented) == table
+
+
+def test_mcp_rows_say_the_code_changed(tmp_path: Path, repo: Path) -> None:
+    from kenning.mcpserver import row
+
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember(VAT_MEMORY, type="decision")
+        assert "code_changed_since" not in row(k.get(m.id))
+        (repo / "src" / "billing.py").write_text(BILLING.replace("0.2", "0.25"))
+        k.check_drift()
+        assert row(k.get(m.id))["code_changed_since"] == "compute_vat changed (not committed yet)"
