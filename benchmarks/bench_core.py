@@ -60,13 +60,8 @@ COLD_RUNS = 7
 WRITERS = 8
 WRITES_EACH = 500
 
-# Figures for mem0 and MAMA measured on this machine by the team (ranges over both tools).
-COMPETITOR_ADDS_PER_S = (4.0, 5.0)
-COMPETITOR_SEARCH_MS = (58.0, 228.0)
-
 TARGET_RECALL_P50_MS = 10.0
 TARGET_BULK_RATIO = 1.25
-TARGET_SPEEDUP = 20.0
 
 # (series name, mode, track) measured round-robin at every size.
 SERIES: tuple[tuple[str, str, bool], ...] = (
@@ -829,23 +824,6 @@ def bench_concurrent(mode: str) -> dict[str, Any]:
 # -- report ------------------------------------------------------------------------------------
 
 
-def speedups(result: dict[str, Any]) -> dict[str, Any]:
-    """Kenning against the mem0/MAMA figures, conservative (fastest competitor) and generous."""
-    out: dict[str, Any] = {}
-    if "remember" in result:
-        adds = result["remember"]["single"]["median_adds_per_s"]
-        out["adds"] = {"kenning_adds_per_s": adds, "vs_fastest": adds / COMPETITOR_ADDS_PER_S[1],
-                       "vs_slowest": adds / COMPETITOR_ADDS_PER_S[0]}
-    recall = result.get("recall", {})
-    if recall:
-        size = "10000" if "10000" in recall else max(recall, key=int)
-        p50 = recall[size]["series"]["hybrid_tracked"]["ms"]["median"]
-        out["search"] = {"store_n": int(size), "series": "hybrid_tracked", "kenning_p50_ms": p50,
-                         "vs_fastest": COMPETITOR_SEARCH_MS[0] / p50,
-                         "vs_slowest": COMPETITOR_SEARCH_MS[1] / p50}
-    return out
-
-
 def targets(result: dict[str, Any]) -> list[dict[str, Any]]:
     """The issue's bars, each with the measured value and whether it passes."""
     checks: list[dict[str, Any]] = []
@@ -863,10 +841,6 @@ def targets(result: dict[str, Any]) -> list[dict[str, Any]]:
         ratio = result["remember"]["ratio_bulk_over_embed"]
         add("bulk remember / embed alone", ratio, f"<= {TARGET_BULK_RATIO}",
             ratio <= TARGET_BULK_RATIO)
-    for key, label in (("adds", "adds/s vs mem0/MAMA (x)"), ("search", "search vs mem0/MAMA (x)")):
-        if key in result.get("speedups", {}):
-            factor = result["speedups"][key]["vs_fastest"]
-            add(label, factor, f">= {TARGET_SPEEDUP:g}", factor >= TARGET_SPEEDUP)
     for mode, run in result.get("concurrent", {}).items():
         ok = run["rows"] == run["expected_rows"] and run["errors"] == 0
         add(f"8x500 writers ({mode}): rows / errors", run["rows"],
@@ -888,8 +862,6 @@ def print_report(result: dict[str, Any]) -> None:
         print(cold_table(result["cold"]))
     if result.get("concurrent"):
         print(concurrent_table(result["concurrent"]))
-    if result.get("speedups"):
-        print(speedup_table(result["speedups"]))
     print(render("Targets", ("target", "value", "bar", "result"),
                  [(t["target"], t["value"], t["bar"], "PASS" if t["pass"] else "FAIL")
                   for t in result["targets"]]))
@@ -971,23 +943,6 @@ def concurrent_table(conc: dict[str, Any]) -> str:
     return render(title, headers, rows)
 
 
-def speedup_table(sp: dict[str, Any]) -> str:
-    """Speed-up factors against mem0/MAMA."""
-    rows = []
-    if "adds" in sp:
-        a = sp["adds"]
-        rows.append((f"remember: {a['kenning_adds_per_s']:.1f} adds/s vs "
-                     f"{COMPETITOR_ADDS_PER_S[0]:g}-{COMPETITOR_ADDS_PER_S[1]:g}",
-                     a["vs_fastest"], a["vs_slowest"]))
-    if "search" in sp:
-        s = sp["search"]
-        rows.append((f"search: {s['kenning_p50_ms']:.2f} ms p50 ({s['store_n']:,}, tracked "
-                     f"hybrid) vs {COMPETITOR_SEARCH_MS[0]:g}-{COMPETITOR_SEARCH_MS[1]:g} ms",
-                     s["vs_fastest"], s["vs_slowest"]))
-    return render("Speed-up vs mem0 / MAMA (team's figures on this machine)",
-                  ("measure", "x vs fastest", "x vs slowest"), rows)
-
-
 # -- main --------------------------------------------------------------------------------------
 
 
@@ -1042,7 +997,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for mode in ("minilm", "none"):
             log(f"4. concurrent writers, embedder={mode}")
             result["concurrent"][mode] = bench_concurrent(mode)
-    result["speedups"] = speedups(result)
     result["targets"] = targets(result)
     result["load_end"] = load_average()
     result["elapsed_s"] = time.perf_counter() - t_start
