@@ -24,7 +24,8 @@ FACADE = [
     "links_by_relationship", "links_with_word", "list", "merge_relationship", "outcome",
     "prune_episodes", "recall", "record_events", "record_finding", "record_subagent_stop",
     "reindex", "related", "relations", "remember", "remember_many", "save_insight",
-    "scoped_recall", "session_context", "session_history", "session_trajectories", "share",
+    "scoped_recall", "session_context", "session_history", "session_trajectories", "settle",
+    "share",
     "similar_outcomes", "start_session", "status", "supersede", "top", "topics", "transfer",
     "unlink", "update", "why",
 ]
