@@ -194,8 +194,10 @@ class Kenning:
     def remember(self, text: str, **fields: Any) -> Memory:
         """Store one memory (secrets redacted first). Same text in the same project, scope and
         agent returns the stored memory with ``is_new=False`` instead of a duplicate. In the
-        ``on-write`` (or a due ``periodic``) sync mode, a confident one reaches MEMORY.md now."""
-        m = self._remember(text, **fields)
+        ``on-write`` (or a due ``periodic``) sync mode, a confident one reaches MEMORY.md now.
+        It does not wait for the model: the vector and the automatic links follow (``settle``)."""
+        m = self._writing().remember(text, defer=self._defers(), **fields)
+        self._settle_soon()
         self._after_write([m])
         return m
 
@@ -204,7 +206,8 @@ class Kenning:
 
         All items are validated before anything is written: one bad item writes nothing.
         """
-        out = self._remember_many(items)
+        out = self._writing().remember_many(items, defer=self._defers())
+        self._settle_soon()
         self._after_write(out)
         return out
 
@@ -217,16 +220,16 @@ class Kenning:
         return m
 
     # The writers the services compose: they never sync auto memory themselves (a pipeline
-    # such as the session end writes many memories, then syncs once).
+    # such as the session end writes many memories, then syncs once), and they wait for the
+    # model, after settling what is pending: what a pipeline writes next (a briefing, MEMORY.md,
+    # the prompt index) reads validity that inferred links decide.
     def _remember(self, text: str, **fields: Any) -> Memory:
-        out = self._writing().remember(text, defer=self._defers(), **fields)
-        self._settle_soon()
-        return out
+        self._settle()
+        return self._writing().remember(text, **fields)
 
     def _remember_many(self, items: Iterable[Mapping[str, Any]]) -> list[Memory]:
-        out = self._writing().remember_many(items, defer=self._defers())
-        self._settle_soon()
-        return out
+        self._settle()
+        return self._writing().remember_many(items)
 
     def _defers(self) -> bool:
         return self.defer_vectors and self.embedder is not None

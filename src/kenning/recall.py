@@ -274,7 +274,8 @@ class RecallService:
         mark = self.store.watermark()
         if mark == self.indexed_at():
             return
-        self.settle()
+        if self.settle():
+            mark = self.store.watermark()
         if self.store.count_missing_vectors(self.embedder.id):
             self.reindex(progress=self.on_progress())
             mark = self.store.watermark()
