@@ -128,7 +128,8 @@ def _load_slice(target: str, vectors_path: str, space: str, start: int, stop: in
     emb = Lookup({note(i)[1]: np.asarray(vectors[i]) for i in range(start, stop)}, space)
     try:
         with Kenning(target, project=PROJECT, embedder=emb, clock=lambda: NOW_MS,
-                     auto_link=False) as k, getattr(k.store, "bulk_load", nullcontext)():
+                     auto_link=False, defer_vectors=False) as k, \
+                getattr(k.store, "bulk_load", nullcontext)():
             for s in range(start, stop, LOAD_BATCH):
                 k.remember_many([{"text": note(i)[1], "type": note(i)[0]}
                                  for i in range(s, min(stop, s + LOAD_BATCH))])

@@ -39,6 +39,7 @@ def seed(db: Path, n: int) -> None:
     with Kenning(db, project="mcp-proj") as k:
         for start in range(0, n, 200):
             k.remember_many(items[start:start + 200])
+        k.settle()  # the store the server opens has every vector and link
 
 
 async def measure(db: Path, tmp: Path, runs: int) -> dict[str, Any]:

@@ -139,7 +139,7 @@ def ingest(target: str, n: int, embedder: ClusterEmbedder) -> dict[str, Any]:
     """Fill a store through ``remember_many`` (auto-linking off: this measures the store)."""
     batch_s: list[float] = []
     with Kenning(target, project=PROJECT, embedder=embedder, clock=clock,
-                 auto_link=False) as k:
+                 auto_link=False, defer_vectors=False) as k:
         for start in range(0, n, BATCH):
             items = [{"text": note(i), "type": "insight"} for i in range(start,
                                                                         min(n, start + BATCH))]
@@ -195,7 +195,8 @@ def hnsw_recall(dsn: str, n: int, embedder: ClusterEmbedder) -> list[dict[str, A
 def _writer(dsn: str, w: int, writes: int, barrier: Any, results: Any) -> None:
     errors, t0 = 0, 0.0
     try:
-        with Kenning(dsn, project=PROJECT, embedder=ClusterEmbedder(), clock=clock) as k:
+        with Kenning(dsn, project=PROJECT, embedder=ClusterEmbedder(), clock=clock,
+                     defer_vectors=False) as k:
             barrier.wait()
             t0 = time.perf_counter()
             for i in range(writes):

@@ -13,8 +13,10 @@ from kenning.embed import (
     EmbedderUnavailable,
     MiniLMEmbedder,
     ModelFiles,
+    QueryCache,
     default_embedder,
     find_minilm,
+    length_buckets,
     minilm_tokenizer,
 )
 
@@ -81,3 +83,37 @@ def test_a_changed_model_or_vocabulary_is_refused(tmp_path: Path) -> None:
     emb.files = ModelFiles(model=model, vocab=files.vocab)
     with pytest.raises(EmbedderUnavailable, match="the model file"):
         emb.embed(["x"])
+
+
+def test_length_groups_keep_short_texts_out_of_long_batches() -> None:
+    """Texts are grouped by token length: every index once, no group over the batch size, and
+    a 10-token note never padded to a 200-token one."""
+    lengths = [10, 200, 12, 11, 190, 9, 40] + [20] * 70
+    groups = length_buckets(lengths, batch=32)
+    assert sorted(i for g in groups for i in g) == list(range(len(lengths)))
+    assert all(len(g) <= 32 for g in groups)
+    for g in groups:
+        assert max(lengths[i] for i in g) <= max(8, 1.25 * min(lengths[i] for i in g))
+
+
+def test_query_cache_is_bounded_and_keyed_by_model() -> None:
+    """A vector cached for one model is never handed out for another, and the cache forgets
+    the least recently used text beyond its size."""
+    cache = QueryCache(size=2)
+    a, b = np.ones(3, dtype=np.float32), np.zeros(3, dtype=np.float32)
+    cache.put("model-a", "q", a)
+    assert cache.get("model-b", "q") is None
+    cache.put("model-b", "q", b)
+    assert cache.get("model-a", "q") is a  # now the most recent
+    cache.put("model-a", "other", b)
+    assert cache.get("model-b", "q") is None and cache.get("model-a", "q") is a
+
+
+def test_length_grouped_batches_match_single_texts() -> None:
+    """A batch of many lengths, grouped and padded per group, gives each text its own
+    single-text vector."""
+    emb = MiniLMEmbedder(cache=QueryCache(0))
+    texts = [f"note {i}: " + "word " * (i % 37) for i in range(90)]
+    batch = emb.embed(texts)
+    singles = np.stack([emb.embed([t])[0] for t in texts[::9]])
+    assert np.allclose(batch[::9], singles, atol=1e-4)

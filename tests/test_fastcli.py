@@ -184,3 +184,25 @@ def test_the_store_named_in_kenning_toml(cli_env: dict[str, str], tmp_path: Path
         fast, full = both(env, *args, cwd=project)
         assert fast.returncode == full.returncode == 1
         assert fast.stderr == full.stderr and "unknown key store.bd" in fast.stderr
+
+
+def test_recall_over_writes_still_settling_stays_on_the_fast_path(
+    cli_env: dict[str, str],
+) -> None:
+    """Memories written without waiting for the model (a `kenning remember` process ends
+    before their vectors exist) are settled by the fast path's recall itself, with the same
+    output as the typer command; only other missing vectors (a re-index) hand over."""
+    for text in ("Use PgBouncer in transaction mode", "Orders table migration locks the table",
+                 "Redis session store eviction policy"):
+        done = subprocess.run([KENNING, "remember", text, "--type", "decision"], env=cli_env,
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr
+    code = ("import sys\nfrom kenning.entry import main\n"
+            "sys.argv = ['kenning', 'recall', 'connection pooling for postgres']\nrc = main()\n"
+            "assert rc == 0 and 'typer' not in sys.modules\n")
+    fast = subprocess.run([sys.executable, "-c", code], env=cli_env, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert fast.returncode == 0, fast.stderr
+    assert "PgBouncer" in fast.stdout
+    again, full = both(cli_env, "recall", "connection pooling for postgres")
+    assert again.stdout == full.stdout == fast.stdout

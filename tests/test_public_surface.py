@@ -24,9 +24,9 @@ FACADE = [
     "links_by_relationship", "links_with_word", "list", "merge_relationship", "outcome",
     "prune_episodes", "recall", "record_events", "record_finding", "record_subagent_stop",
     "reindex", "related", "relations", "remember", "remember_many", "save_insight",
-    "scoped_recall", "session_context", "session_history", "session_trajectories", "share",
-    "similar_outcomes", "stale", "start_session", "status", "supersede", "top", "topics",
-    "transfer", "unlink", "update", "why",
+    "scoped_recall", "session_context", "session_history", "session_trajectories", "settle",
+    "share", "similar_outcomes", "stale", "start_session", "status", "supersede", "top",
+    "topics", "transfer", "unlink", "update", "why",
 ]
 
 

@@ -577,3 +577,31 @@ def test_anchors_set_the_memorys_drift(store: Store) -> None:
     assert [x.path for x in store.anchors(memory_ids=[a.id])] == ["src/tax.py"]
     store.delete(a.id)
     assert store.anchors(memory_ids=[a.id]) == []
+
+
+def test_pending_links_are_kept_until_settled(store: Store) -> None:
+    """A memory written without its vector carries a pending mark from the same transaction;
+    settling stores its vector and links and clears the mark, and a memory deleted meanwhile
+    is simply done (its vector and links are dropped, nothing fails)."""
+    a, b, c = mem("first"), mem("second", at=T0 + 1), mem("third", at=T0 + 2)
+    store.insert([a, b, c], None, None, pending_links={a.id: '{"n": 1}', b.id: '{"n": 2}',
+                                                       c.id: '{"n": 3}'})
+    assert store.pending_links(10) == sorted([(a.id, '{"n": 1}'), (b.id, '{"n": 2}'),
+                                              (c.id, '{"n": 3}')])
+    assert store.pending_links(1) == [min((a.id, '{"n": 1}'), (b.id, '{"n": 2}'),
+                                          (c.id, '{"n": 3}'))]
+    assert store.count_missing_vectors("e") == 3
+    store.delete(c.id)
+    link = Link(id=new_id(T0), from_id=b.id, to_id=a.id, link_type=LinkType.ASSOCIATION,
+                confidence=0.7, created_by=CreatedBy.SYSTEM, metadata={}, created_at=T0)
+    gone = Link(id=new_id(T0), from_id=c.id, to_id=a.id, link_type=LinkType.ASSOCIATION,
+                confidence=0.7, created_by=CreatedBy.SYSTEM, metadata={}, created_at=T0)
+    store.settle_links("e", [(a.id, unit(1)), (b.id, unit(2)), (c.id, unit(3))],
+                       [link, gone], [a.id, b.id, c.id])
+    assert store.pending_links(10) == []
+    assert store.count_missing_vectors("e") == 0
+    assert store.vector_counts() == {"e": 2}
+    assert [(ln.from_id, ln.to_id) for ln in store.links_of(a.id)] == [(b.id, a.id)]
+    # A duplicate write marks nothing: the stored memory is settled already.
+    store.insert([mem("first", at=T0 + 5)], None, None, pending_links={"X": "{}"})
+    assert store.pending_links(10) == []

@@ -110,6 +110,7 @@ def inferred_links(k: Any, items: list[Item], batch: int = 25, step_ms: int = 3_
             rows.append({**item.fields, "created_at": k.clock() + n * step_ms})
         k.clock.advance(len(chunk) * step_ms)
         ids += [m.id for m in k.remember_many(rows)]
+    k.settle()  # the automatic links of writes that did not wait for the model
     number = {mid: n for n, mid in enumerate(ids)}
     pairs = []
     for ln in k.store.links_for(ids, direction="out"):

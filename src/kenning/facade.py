@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -55,6 +56,9 @@ if TYPE_CHECKING:
 _DEFAULT = object()
 
 
+SETTLE_DELAY_S = 0.2  # how long a write waits for company before vectors are computed
+
+
 class Kenning:
     """Memory for coding agents over one store.
 
@@ -82,6 +86,7 @@ class Kenning:
         auto_link: bool | None = None,
         relations: RelationshipResolver | None = None,
         config: Config | None = None,
+        defer_vectors: bool = True,
     ) -> None:
         if store is None:
             from kenning.store.engines import open_store
@@ -107,6 +112,13 @@ class Kenning:
         self._traversals: dict[tuple[Any, ...], Any] = {}
         self._traversal_mark: tuple[str | None, str] | None = None
         self._known_words: tuple[str | None, dict[str, str]] | None = None
+        # Writes do not wait for the model: vectors and automatic links follow in batches,
+        # on a background thread shortly after (``_settle_soon``), or before anything that
+        # needs them, or in the next process.
+        self.defer_vectors = defer_vectors
+        self._settle_lock = threading.RLock()
+        self._settler: threading.Thread | None = None
+        self._closing = threading.Event()
 
     # -- configuration -------------------------------------------------------------------------
 
@@ -146,7 +158,13 @@ class Kenning:
     # -- lifecycle -----------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Finish background work and close the store (also on leaving a ``with`` block)."""
+        """Finish background work and close the store (also on leaving a ``with`` block).
+        Vectors not computed yet are left for the next process (a batch under way is
+        finished first), so closing never waits for the model to load."""
+        self._closing.set()
+        if self._settler is not None:
+            self._settler.join()
+            self._settler = None
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None
@@ -178,8 +196,11 @@ class Kenning:
     def remember(self, text: str, **fields: Any) -> Memory:
         """Store one memory (secrets redacted first). Same text in the same project, scope and
         agent returns the stored memory with ``is_new=False`` instead of a duplicate. In the
-        ``on-write`` (or a due ``periodic``) sync mode, a confident one reaches MEMORY.md now."""
-        m = self._remember(text, **fields)
+        ``on-write`` (or a due ``periodic``) sync mode, a confident one reaches MEMORY.md now.
+        It does not wait for the model: the vector and the automatic links follow (``settle``)."""
+        m = self._writing().remember(text, defer=self._defers(), **fields)
+        self._settle_soon()
+        self._anchor([m])
         self._after_write([m])
         return m
 
@@ -188,7 +209,9 @@ class Kenning:
 
         All items are validated before anything is written: one bad item writes nothing.
         """
-        out = self._remember_many(items)
+        out = self._writing().remember_many(items, defer=self._defers())
+        self._settle_soon()
+        self._anchor(out)
         self._after_write(out)
         return out
 
@@ -201,16 +224,61 @@ class Kenning:
         return m
 
     # The writers the services compose: they never sync auto memory themselves (a pipeline
-    # such as the session end writes many memories, then syncs once).
+    # such as the session end writes many memories, then syncs once), and they wait for the
+    # model, after settling what is pending: what a pipeline writes next (a briefing, MEMORY.md,
+    # the prompt index) reads validity that inferred links decide.
     def _remember(self, text: str, **fields: Any) -> Memory:
+        self._settle()
         m = self._writing().remember(text, **fields)
         self._anchor([m])
         return m
 
     def _remember_many(self, items: Iterable[Mapping[str, Any]]) -> list[Memory]:
+        self._settle()
         out = self._writing().remember_many(items)
         self._anchor(out)
         return out
+
+    def _defers(self) -> bool:
+        return self.defer_vectors and self.embedder is not None
+
+    def settle(self) -> int:
+        """Compute now the vectors and automatic links of memories written without waiting
+        for the model (by this process or one that ended first); how many there were. Reads
+        that need them do this themselves; call it to have everything in place at a known
+        moment (a benchmark, before copying the store file)."""
+        return self._settle()
+
+    def _settle(self) -> int:
+        """``settle``, for the reads that need every vector and link in place."""
+        if self.embedder is None:
+            return 0
+        with self._settle_lock:
+            return self._writing().settle()
+
+    def _settle_soon(self) -> None:
+        """Start the background thread that settles this process's writes, unless it runs."""
+        if not self._defers() or self._closing.is_set():
+            return
+        if self._settler is not None and self._settler.is_alive():
+            return
+        self._settler = threading.Thread(target=self._settle_in_background,
+                                         name="kenning-vectors", daemon=True)
+        self._settler.start()
+
+    def _settle_in_background(self) -> None:
+        """Wait ``SETTLE_DELAY_S`` for more writes to batch with (a process that closes
+        within it, such as one CLI command, leaves them to the next process), then settle
+        until nothing is pending. Errors are logged; the marks stay for the next try."""
+        if self._closing.wait(SETTLE_DELAY_S):
+            return
+        try:
+            with self._settle_lock:
+                self._writing().settle(stop=self._closing.is_set)
+        except Exception as exc:
+            from kenning.errorlog import log_error
+
+            log_error("computing vectors and links after a write", exc)
 
     def _update(self, memory_id: str, **fields: Any) -> Memory:
         m = self._writing().update(memory_id, **fields)
@@ -339,7 +407,7 @@ class Kenning:
             weights=self.weights, live=self._live, neighbourhood=self._neighbourhood,
             worker=self._worker, indexed_at=lambda: self._indexed_at,
             set_indexed_at=lambda mark: setattr(self, "_indexed_at", mark),
-            on_progress=lambda: self.on_progress,
+            on_progress=lambda: self.on_progress, settle=self._settle,
         )
 
     def get(self, memory_id: str, *, touch: bool = False) -> Memory:
@@ -554,10 +622,14 @@ class Kenning:
 
     # -- links and the graph -------------------------------------------------------------------
 
-    def _graph(self) -> GraphService:
-        """Links and the graph; its caches (traversals, words in use, resolver) stay here."""
+    def _graph(self, *, settled: bool = True) -> GraphService:
+        """Links and the graph; its caches (traversals, words in use, resolver) stay here.
+        ``settled``: pending automatic links are made first, so links, traversals and
+        consolidation see them (the relationship words a write resolves need not wait)."""
         from kenning.graph.service import GraphService
 
+        if settled:
+            self._settle()
         return GraphService(
             store=self.store, project=self.project, clock=self.clock,
             link_rules=self.link_rules, get=self.get, traversals=self._traversals,
@@ -573,12 +645,12 @@ class Kenning:
     @property
     def relations(self) -> RelationshipResolver:
         """The relationship-word resolver (its multilingual model loads only for unknown words)."""
-        return self._graph().relations()
+        return self._graph(settled=False).relations()
 
     def _known_relationships(self) -> dict[str, str]:
         """Relationship words already in use, with their core types (cached until links
         change: the scan is a GROUP BY over every link)."""
-        return self._graph().known_relationships()
+        return self._graph(settled=False).known_relationships()
 
     def link(
         self,
@@ -685,9 +757,10 @@ class Kenning:
     # -- status --------------------------------------------------------------------------------
 
     def _status(self) -> StatusService:
-        """What ``kenning doctor`` reports."""
+        """What ``kenning doctor`` reports (after computing pending vectors: it counts them)."""
         from kenning.status import StatusService
 
+        self._settle()
         return StatusService(store=self.store, project=self.project, embedder=self.embedder,
                              journal_dir=self.journal_dir,
                              use_rates=lambda: self._sessions().use_rates())

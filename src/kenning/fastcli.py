@@ -398,9 +398,12 @@ def _recall(args: dict[str, Any]) -> int:
     except KenningError:
         raise _Fallback from None
     try:
-        if k.embedder is not None and mode != "keyword" and \
-                k.store.count_missing_vectors(k.embedder.id):
-            raise _Fallback  # re-indexing first, with a progress bar: the full command
+        if k.embedder is not None and mode != "keyword":
+            missing = k.store.count_missing_vectors(k.embedder.id)
+            # Memories written without waiting for the model are settled by recall itself;
+            # any other missing vector means re-indexing, with a progress bar: the full command.
+            if missing and missing > len(k.store.pending_links(missing)):
+                raise _Fallback
         try:
             hits = k.recall(query, k=k_, types=types or None, topic=args.get("topic"),
                             since=args.get("since"), until=args.get("until"),

@@ -78,6 +78,7 @@ class RecallService:
         indexed_at: Callable[[], str | None],
         set_indexed_at: Callable[[str | None], None],
         on_progress: Callable[[], Progress | None],
+        settle: Callable[[], object] = lambda: None,
     ) -> None:
         self.store = store
         self.project = project
@@ -90,6 +91,7 @@ class RecallService:
         self.indexed_at = indexed_at
         self.set_indexed_at = set_indexed_at
         self.on_progress = on_progress
+        self.settle = settle
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -265,11 +267,15 @@ class RecallService:
 
     def ensure_index(self) -> None:
         """Embed the memories still without a vector from the current embedder, checked once
-        per store change (the watermark is remembered on the facade between calls)."""
+        per store change (the watermark is remembered on the facade between calls): first
+        those written without waiting for the model, with their automatic links (``settle``),
+        then any other."""
         assert self.embedder is not None
         mark = self.store.watermark()
         if mark == self.indexed_at():
             return
+        if self.settle():
+            mark = self.store.watermark()
         if self.store.count_missing_vectors(self.embedder.id):
             self.reindex(progress=self.on_progress())
             mark = self.store.watermark()

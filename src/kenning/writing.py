@@ -12,6 +12,8 @@ caller gave the fields.
 
 from __future__ import annotations
 
+import itertools
+import json
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -190,6 +192,47 @@ UPDATABLE: dict[str, Setter] = {
 """The fields ``update`` can change, each with how its value is checked and stored."""
 
 
+# -- memories whose vector and links are still to come -------------------------------------------
+
+_WRITES = itertools.count()  # the order of this process's writes within one millisecond
+
+
+def _pending(project: str, spec: LinkSpec, lineage: bool, link: bool, at: tuple[int, int]
+             ) -> str:
+    """What a memory needs once its vector exists, as stored with it: the writer's project,
+    whether it is linked automatically at all (kept user turns and a store with automatic
+    links off only get their vector), the stated reason, whether an explicit link already says
+    what it evolves from (no inferred one then), whether it has an evolution link of any kind
+    and when it was written: the time and a count of this process's writes (ids keep neither
+    an update's nor one millisecond's order)."""
+    return json.dumps({"project": project, "link": link, "reason": spec.reason,
+                       "evolves": spec.has_evolution, "lineage": lineage, "at": list(at)})
+
+
+@dataclass
+class Pending:
+    """A memory whose vector and automatic links are still to come, as ``_pending`` stored it.
+    The spec's one explicit entry, when there is one, stands for "an explicit evolution link
+    was given": linking only asks whether there was one (the link itself is stored)."""
+
+    memory: Memory
+    project: str
+    spec: LinkSpec
+    lineage: bool
+    link: bool
+    at: tuple[int, int]
+
+    @classmethod
+    def parse(cls, memory: Memory, raw: str) -> Pending:
+        data = json.loads(raw)
+        explicit: list[tuple[str, str, str | None, tuple[str, ...]]] = (
+            [("", "supersedes", None, ())] if data.get("evolves") else [])
+        return cls(memory, str(data.get("project", "")),
+                   LinkSpec(explicit=explicit, reason=data.get("reason")),
+                   bool(data.get("lineage")), bool(data.get("link", True)),
+                   (int(data["at"][0]), int(data["at"][1])))
+
+
 # -- the service --------------------------------------------------------------------------------
 
 class WritingService:
@@ -292,13 +335,18 @@ class WritingService:
         )
         return memory, count
 
-    def remember(self, text: str, **fields: Any) -> Memory:
+    def remember(self, text: str, *, defer: bool = False, **fields: Any) -> Memory:
         """One memory: a batch of one."""
-        return self.remember_many([{"text": text, **fields}])[0]
+        return self.remember_many([{"text": text, **fields}], defer=defer)[0]
 
-    def remember_many(self, items: Iterable[Mapping[str, Any]]) -> list[Memory]:
+    def remember_many(self, items: Iterable[Mapping[str, Any]], *, defer: bool = False
+                      ) -> list[Memory]:
         """Validate every item first (an error names the item when there are several), then
-        make the links, embed all texts in one pass and insert everything in one transaction."""
+        make the links, embed all texts in one pass and insert everything in one transaction.
+
+        With ``defer`` (and an embedder) nothing waits for the model: the memories, their
+        keyword index and their explicit links are committed with a mark saying their vector
+        and automatic links are to come; ``settle`` computes them later, in batches."""
         items = list(items)
         prepared: list[Memory] = []
         specs: list[LinkSpec] = []
@@ -326,21 +374,83 @@ class WritingService:
             return []
         now = self.clock()
         links = self.explicit_links(prepared, specs, now)
-        vectors = self._embed([embedding_text(m.topic, m.summary, m.content) for m in prepared])
-        embedder_id = self.embedder.id if self.embedder else None
         # Kept user turns are records, not lessons: they are not linked automatically.
         linked = [i for i, m in enumerate(prepared) if not episodic(m.type.value, m.topic)]
+        if defer and self.embedder is not None:
+            lineage = {ln.from_id for ln in links if ln.link_type is LinkType.EVOLUTION}
+            auto = set(linked) if self.auto_link else set()
+            pending = {m.id: _pending(self.project, specs[i], m.id in lineage, i in auto,
+                                      (now, next(_WRITES))) for i, m in enumerate(prepared)}
+            return self.store.insert(prepared, None, None, redactions, links,
+                                     pending_links=pending)
+        vectors = self._embed([embedding_text(m.topic, m.summary, m.content) for m in prepared])
         if self.auto_link and linked:
-            part = [prepared[i] for i in linked]
-            part_vectors = vectors[linked] if vectors is not None else None
-            links += inferred_evolution(self.store, self.project, part,
-                                        [specs[i] for i in linked], part_vectors,
-                                        embedder_id, now, self._embed)
-            lineage = frozenset(ln.from_id for ln in links
-                                if ln.link_type is LinkType.EVOLUTION)
-            links += auto_link_batch(self.store, self.project, part, part_vectors,
-                                     embedder_id, self.link_rules, now, lineage)
+            links += self._auto_links(
+                self.project, [prepared[i] for i in linked], [specs[i] for i in linked],
+                vectors[linked] if vectors is not None else None, now,
+                frozenset(ln.from_id for ln in links if ln.link_type is LinkType.EVOLUTION))
+        embedder_id = self.embedder.id if self.embedder else None
         return self.store.insert(prepared, vectors, embedder_id, redactions, links)
+
+    def _auto_links(
+        self, project: str, memories: Sequence[Memory], specs: Sequence[LinkSpec],
+        vectors: np.ndarray | None, now: int, lineage: frozenset[str],
+        exclude: frozenset[str] = frozenset(),
+    ) -> list[Link]:
+        """The links inferred from reasoning and the automatic link rules for a batch."""
+        embedder_id = self.embedder.id if self.embedder else None
+        links = inferred_evolution(self.store, project, memories, specs, vectors, embedder_id,
+                                   now, self._embed)
+        lineage |= {ln.from_id for ln in links if ln.link_type is LinkType.EVOLUTION}
+        return links + auto_link_batch(self.store, project, memories, vectors, embedder_id,
+                                       self.link_rules, now, lineage, exclude)
+
+    def settle(self, *, batch: int = 128, stop: Callable[[], bool] = lambda: False) -> int:
+        """Compute the vectors and automatic links of memories written without waiting for the
+        model, ``batch`` at a time, oldest first; each batch is stored in one transaction with
+        its marks cleared, so a killed process leaves the rest for the next one. Links are
+        made exactly as a waiting write makes them, the batch's own items counting as earlier
+        batch items rather than as stored memories. ``stop`` is asked between batches.
+        Returns how many memories were settled."""
+        if self.embedder is None:
+            return 0
+        settled = 0
+        while not stop():
+            todo = self.store.pending_links(batch)
+            if not todo:
+                break
+            found = self.store.get_many([mid for mid, _ in todo])
+            groups: dict[str, list[Pending]] = {}
+            for mid, raw in todo:
+                if mid in found:
+                    item = Pending.parse(found[mid], raw)
+                    groups.setdefault(item.project, []).append(item)
+            vectors: list[tuple[str, np.ndarray]] = []
+            links: list[Link] = []
+            now = self.clock()
+            for project, group in groups.items():
+                group.sort(key=lambda p: p.at)  # the order of the writes
+                memories = [p.memory for p in group]
+                vecs = self._embed([embedding_text(m.topic, m.summary, m.content)
+                                    for m in memories])
+                if vecs is None:
+                    continue
+                vectors += [(m.id, vecs[i]) for i, m in enumerate(memories)]
+                linked = [i for i, p in enumerate(group) if p.link]
+                if not linked:
+                    continue
+                made = self._auto_links(
+                    project, [memories[i] for i in linked], [group[i].spec for i in linked],
+                    vecs[linked], now, frozenset(p.memory.id for p in group if p.lineage),
+                    frozenset(found))
+                # A link dates from the write that made it due, as a waiting write's does
+                # (automatic links decay from their creation); each touches a new memory.
+                written = {p.memory.id: p.at[0] for p in group}
+                links += [replace(ln, created_at=max(written[i] for i in (ln.from_id, ln.to_id)
+                                                     if i in written)) for ln in made]
+            self.store.settle_links(self.embedder.id, vectors, links, [mid for mid, _ in todo])
+            settled += len(todo)
+        return settled
 
     def explicit_links(
         self, prepared: Sequence[Memory], specs: Sequence[LinkSpec], now: int

@@ -137,11 +137,13 @@ def auto_link_batch(
     rules: LinkRules,
     now_ms: int,
     lineage: frozenset[str] = frozenset(),
+    exclude: frozenset[str] = frozenset(),
 ) -> list[Link]:
     """The automatic link rules for a batch: candidates are stored memories and earlier batch
     items; the semantic neighbours of the whole batch come from one matrix product.
     ``lineage``: ids of memories whose evolution links are already known (explicit or
-    inferred)."""
+    inferred); ``exclude``: stored memories that are no candidates (a batch linked after it was
+    stored must not meet itself, or its later items, among the stored ones)."""
     if not memories:
         return []
     earliest = min(m.created_at for m in memories)
@@ -149,14 +151,15 @@ def auto_link_batch(
     by_topic: dict[str, list[Node]] = {}
     for topic in {m.topic for m in memories if m.topic}:
         rows = store.list(Filters(project=project, topic=topic, since=since), limit=50)
-        by_topic[topic] = [_node(m) for m in rows]
+        by_topic[topic] = [_node(m) for m in rows if m.id not in exclude]
     neighbours: list[list[tuple[str, float]]] = [[] for _ in memories]
     if vectors is not None and embedder_id:
         neighbours = store.vector_search_many(
             vectors, embedder_id, Filters(project=project), rules.semantic_top_k * 3
         )
     known = {mid: m for mid, m in store.get_many([mid for row in neighbours for mid, _ in row])
-             .items() if not episodic(m.type.value, m.topic)}  # kept user turns: no links
+             .items() if not episodic(m.type.value, m.topic)  # kept user turns: no links
+             and mid not in exclude}
     batch_sims = (vectors @ vectors.T) if vectors is not None and len(memories) > 1 else None
     stored_vectors: dict[str, Any] = {}
     if vectors is not None and embedder_id:

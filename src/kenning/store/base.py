@@ -104,6 +104,11 @@ def drift_of(anchors: Sequence[Anchor]) -> tuple[str | None, str | None]:
     return (None, None) if worst is None else (worst.state, worst.reason)
 
 
+PENDING_LINKS = "links-pending:"  # meta key prefix: a memory whose vector and links are to come
+"""The meta rows ``<prefix><memory id>`` hold what a memory written without waiting for the
+model needs to be linked once its vector is computed."""
+
+
 @runtime_checkable
 class Store(Protocol):
     """Persistence for memories, their vectors and links. Every method is one transaction."""
@@ -123,10 +128,26 @@ class Store(Protocol):
     def insert(
         self, memories: Sequence[Memory], vectors: np.ndarray | None, embedder_id: str | None,
         redactions: int = 0, links: Sequence[Link] = (),
+        pending_links: Mapping[str, str] | None = None,
     ) -> list[Memory]:
         """Insert memories, their vectors and links in one transaction; a duplicate returns the
         stored one with ``is_new=False`` (links naming it attach to the stored id).
-        ``redactions`` is added to the store's redaction counter."""
+        ``redactions`` is added to the store's redaction counter. ``pending_links`` (memory id
+        -> what its automatic links need, as JSON) marks new memories whose vector and links
+        come later, in the same transaction, so a killed process leaves the mark behind."""
+        ...
+
+    def pending_links(self, limit: int) -> builtins.list[tuple[str, str]]:
+        """(memory id, JSON) of memories still waiting for their vector and links, oldest id
+        first."""
+        ...
+
+    def settle_links(
+        self, embedder_id: str, vectors: Sequence[tuple[str, np.ndarray]],
+        links: Sequence[Link], done: Sequence[str],
+    ) -> None:
+        """In one transaction: store the vectors and links of memories that still exist and
+        clear the pending mark of ``done`` (a memory deleted meanwhile is simply done)."""
         ...
 
     def get_many(self, ids: Sequence[str]) -> dict[str, Memory]: ...

@@ -24,7 +24,14 @@ from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_
 from kenning.models import Anchor, CreatedBy, Filters, Link, LinkType, Memory, SessionEvent
 from kenning.places.lean import mark_written, version_file
 from kenning.store import guard
-from kenning.store.base import SCHEMA_VERSION, UPDATABLE, drift_of, reject_cycles, validity
+from kenning.store.base import (
+    PENDING_LINKS,
+    SCHEMA_VERSION,
+    UPDATABLE,
+    drift_of,
+    reject_cycles,
+    validity,
+)
 from kenning.store.keywordplan import RANK_BUDGET, KeywordPlan, plan
 from kenning.store.sqlite import (
     _CATEGORIES,
@@ -719,6 +726,7 @@ class PostgresStore:
     def insert(
         self, memories: Sequence[Memory], vectors: np.ndarray | None, embedder_id: str | None,
         redactions: int = 0, links: Sequence[Link] = (),
+        pending_links: Mapping[str, str] | None = None,
     ) -> list[Memory]:
         from psycopg.types.json import Jsonb
 
@@ -783,6 +791,10 @@ class PostgresStore:
                 ])
             if new_ids:
                 self._log_changes(conn, sorted(new_ids))
+            pending = [(PENDING_LINKS + mid, spec) for mid, spec in (pending_links or {}).items()
+                       if mid in new_ids]
+            if pending:
+                self._put_meta(conn, pending)
             if redactions:
                 self._add_redactions(conn, redactions)
             return out
@@ -1635,10 +1647,55 @@ class PostgresStore:
         return str(rows[0][0]) if rows else None
 
     def set_meta(self, key: str, value: str) -> None:
-        self._run(lambda conn: conn.execute(
-            "INSERT INTO meta(organisation, workspace, key, value) VALUES (%s, %s, %s, %s) "
-            "ON CONFLICT (organisation, workspace, key) DO UPDATE SET value = excluded.value",
-            (*self._meta_owner(key), key, value)))
+        self._run(lambda conn: self._put_meta(conn, [(key, value)]))
+
+    def _put_meta(self, conn: psycopg.Connection[Any], items: Sequence[tuple[str, str]]) -> None:
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO meta(organisation, workspace, key, value) VALUES (%s, %s, %s, %s) "
+                "ON CONFLICT (organisation, workspace, key) DO UPDATE SET value = excluded.value",
+                [(*self._meta_owner(key), key, value) for key, value in items])
+
+    def pending_links(self, limit: int) -> builtins.list[tuple[str, str]]:
+        rows = self._rows(
+            "SELECT key, value FROM meta WHERE organisation = %s AND workspace = %s AND "
+            "starts_with(key, %s) ORDER BY key COLLATE \"C\" LIMIT %s",
+            (self.organisation, self.workspace, PENDING_LINKS, limit))
+        return [(str(k)[len(PENDING_LINKS):], str(v)) for k, v in rows]
+
+    def settle_links(
+        self, embedder_id: str, vectors: Sequence[tuple[str, np.ndarray]],
+        links: Sequence[Link], done: Sequence[str],
+    ) -> None:
+        links = guard.links(links)
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            alive = self._owned_ids(conn, sorted({mid for mid, _ in vectors} | {
+                i for ln in links for i in (ln.from_id, ln.to_id)}))
+            rows = []
+            for mid, v in vectors:
+                if mid in alive:
+                    f = v.astype("float32", copy=False).ravel()
+                    rows.append((mid, embedder_id, int(f.shape[0]), f))
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) "
+                    "VALUES (%s, %s, %s, %s) ON CONFLICT (memory_id, embedder) DO UPDATE SET "
+                    "dim = excluded.dim, vector = excluded.vector",
+                    rows,
+                )
+                if rows:
+                    self._log_changes(conn, [r[0] for r in rows])
+                self._insert_links(conn, [ln for ln in links
+                                          if ln.from_id in alive and ln.to_id in alive])
+                cur.executemany(
+                    "DELETE FROM meta WHERE organisation = %s AND workspace = %s AND key = %s",
+                    [(self.organisation, self.workspace, PENDING_LINKS + i) for i in done])
+
+        if vectors:
+            self._ensure_hnsw({int(v.shape[-1]) for _, v in vectors})
+        self._run(work)
+        self._wrote(len(vectors))
 
     def meta_items(self) -> dict[str, str]:
         """This organisation's and workspace's meta (for ``kenning migrate``)."""

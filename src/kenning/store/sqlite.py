@@ -34,7 +34,14 @@ from kenning.models import (
 )
 from kenning.places.lean import mark_written, version_file
 from kenning.store import guard
-from kenning.store.base import SCHEMA_VERSION, UPDATABLE, drift_of, reject_cycles, validity
+from kenning.store.base import (
+    PENDING_LINKS,
+    SCHEMA_VERSION,
+    UPDATABLE,
+    drift_of,
+    reject_cycles,
+    validity,
+)
 from kenning.text import embedding_text, keyword_terms
 
 if TYPE_CHECKING:
@@ -508,6 +515,7 @@ class SQLiteStore:
     def insert(
         self, memories: Sequence[Memory], vectors: np.ndarray | None, embedder_id: str | None,
         redactions: int = 0, links: Sequence[Link] = (),
+        pending_links: Mapping[str, str] | None = None,
     ) -> list[Memory]:
         memories, found = guard.memories(memories)
         redactions += found
@@ -515,12 +523,15 @@ class SQLiteStore:
         out: list[Memory] = []
         with self._write() as c:
             new_vectors: list[tuple[str, str, int, bytes]] = []
+            pending: list[tuple[str, str]] = []
             for i, m in enumerate(memories):
                 cur = c.execute(_INSERT_SQL, _memory_params(m))
                 if cur.rowcount == 1:
                     out.append(m)
                     if vectors is not None and embedder_id:
                         new_vectors.append((m.id, embedder_id, *_blob(vectors[i])))
+                    if pending_links and m.id in pending_links:
+                        pending.append((PENDING_LINKS + m.id, pending_links[m.id]))
                 else:
                     row = c.execute(
                         f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE project = ? AND scope = ? "
@@ -533,6 +544,8 @@ class SQLiteStore:
                     "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) VALUES (?,?,?,?)",
                     new_vectors,
                 )
+            if pending:
+                c.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", pending)
             if links:
                 # A duplicate keeps the stored memory's id: its links attach there.
                 alias = {m.id: stored.id for m, stored in zip(memories, out, strict=True)}
@@ -922,6 +935,33 @@ class SQLiteStore:
                 rows,
             )
             self._log_changes(c, [r[0] for r in rows])
+
+    def pending_links(self, limit: int) -> builtins.list[tuple[str, str]]:
+        rows = self._conn.execute(
+            "SELECT key, value FROM meta WHERE key > ? AND key < ? ORDER BY key LIMIT ?",
+            (PENDING_LINKS, PENDING_LINKS + "\U0010ffff", limit),
+        ).fetchall()
+        return [(k[len(PENDING_LINKS):], v) for k, v in rows]
+
+    def settle_links(
+        self, embedder_id: str, vectors: Sequence[tuple[str, np.ndarray]],
+        links: Sequence[Link], done: Sequence[str],
+    ) -> None:
+        links = guard.links(links)
+        with self._write() as c:
+            alive = self._existing_ids(c, sorted({mid for mid, _ in vectors} | {
+                i for ln in links for i in (ln.from_id, ln.to_id)}))
+            rows = [(mid, embedder_id, *_blob(v)) for mid, v in vectors if mid in alive]
+            c.executemany(
+                "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) VALUES (?,?,?,?) "
+                "ON CONFLICT (memory_id, embedder) DO UPDATE SET dim = excluded.dim, "
+                "vector = excluded.vector",
+                rows,
+            )
+            self._log_changes(c, [r[0] for r in rows])
+            self._insert_links(c, [ln for ln in links
+                                   if ln.from_id in alive and ln.to_id in alive])
+            c.executemany("DELETE FROM meta WHERE key = ?", [(PENDING_LINKS + i,) for i in done])
 
     def drop_other_vectors(self, embedder_id: str) -> int:
         with self._write(marks=False) as c:
