@@ -52,6 +52,7 @@ def build_source(path: Path, embedder: MiniLMEmbedder, clock: Clock) -> dict:
         k.remember("auth.py issue_token() returns the user unsigned", type="gotcha")
         (code / "auth.py").write_text("def issue_token(user):\n    return sign(user)\n")
         assert k.check_drift()["stale"]  # a stale memory and its anchor travel too
+        k.settle()  # the last write's vector follows it: the copy starts once it is there
         return fingerprint(k.store)
 
 
