@@ -542,3 +542,22 @@ def test_supersedes_cycles_are_refused(store: Store) -> None:
     assert [ln.relationship for ln in kept] == ["relates_to"]
     assert store.get_many([c.id])[c.id].current
     assert [ln.to_id for ln in store.links_for([a.id], direction="out")] == [c.id]
+
+
+def test_adjacent_gives_the_nearest_memories_on_each_side_within_the_filters(
+    store: Store,
+) -> None:
+    minute = 60_000
+    turns = [mem(f"turn {i}", at=T0 + i * minute) for i in range(6)]
+    other = mem("another project's turn", at=T0 + 2 * minute + 1, project="q")
+    mine = mem("the user's own note", at=T0 + 3 * minute + 1, scope=Scope.USER, project="q")
+    store.insert([*turns, other, mine], None, None)
+    got = store.adjacent([turns[2].id, turns[0].id, "missing"], Filters(project="p"), 2)
+    assert set(got) == {turns[2].id, turns[0].id}
+    # nearest first, signed (before is negative); the other project's memory is not adjacent,
+    # the user-scope one is (visible from every project, as in a search)
+    assert got[turns[2].id] == [(turns[1].id, -minute), (turns[3].id, minute),
+                                (mine.id, minute + 1), (turns[0].id, -2 * minute)]
+    assert got[turns[0].id] == [(turns[1].id, minute), (turns[2].id, 2 * minute)]
+    assert store.adjacent([turns[2].id], Filters(project="p"), 0) == {}
+    assert store.adjacent([], Filters(project="p"), 2) == {}

@@ -16,11 +16,19 @@ import builtins
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
+from kenning import expansion
 from kenning import validation as v
 from kenning.errors import NotFoundError, ValidationError
 from kenning.ids import looks_like_id
 from kenning.models import Filters, Hit, Memory, MemoryType, Scope
-from kenning.ranking import RankWeights, contenders, final_scores, fuse, intent_types
+from kenning.ranking import (
+    RankWeights,
+    contenders,
+    empty_parts,
+    final_scores,
+    fuse,
+    intent_types,
+)
 from kenning.times import to_ms
 
 if TYPE_CHECKING:
@@ -221,6 +229,7 @@ class RecallService:
         pool = max(100, 5 * k)
         keyword: builtins.list[tuple[str, float]] = []
         vector: builtins.list[tuple[str, float]] = []
+        qvec = None
         want_keyword = mode != "vector" or self.embedder is None
         if mode != "keyword" and self.embedder is not None:
             self.ensure_index()
@@ -233,27 +242,84 @@ class RecallService:
         elif want_keyword:
             keyword = self.store.keyword_search(query, f, pool)
         fused = fuse(keyword, vector, self.weights)
+        if qvec is not None and vector and self.weights.feedback_weight > 0:
+            fused = self._feedback(fused, keyword, qvec, f, pool, weak)
         if not weak:
             fused = relevant(fused)
+        fused, joined = self._widen(fused, f)
+        periods = expansion.query_periods(query, self.clock())
         near = None
         if context is not None:
             anchor = self.get(context)
             near = {mid: r.confidence for mid, r in
                     self.neighbourhood(anchor.id, 2, CONTEXT_MIN_CONFIDENCE).items()}
         use_graph = self.store.get_meta("graph_computed_at") is not None
-        head = contenders(fused, k, self.weights, graph=use_graph, context=near is not None)
+        head = contenders(fused, k, self.weights, graph=use_graph, context=near is not None,
+                          dated=bool(periods))
         fused = {mid: fused[mid] for mid in head}
         now = self.clock()
-        memories = {mid: self.live(m, now) for mid, m in self.store.get_many(head).items()}
+        memories = {mid: self.live(m, now) for mid, m in self.store.get_many(head).items()
+                    if mid not in joined or expansion.within(f, m)}
         pagerank = None
         if use_graph:
             pagerank = {mid: pr for mid, (pr, _) in self.store.graph_scores(head).items()}
         ranked = final_scores(fused, memories, now, self.weights, intent_types(query),
-                              pagerank=pagerank, context=near)[:k]
+                              pagerank=pagerank, context=near, periods=periods)[:k]
         hits = [Hit(memories[m], score, parts if explain else None) for m, score, parts in ranked]
         if track and len(hits) > 1:
             self.store.record_co_access([h.memory.id for h in hits], now)
         return hits
+
+    # -- the stages after fusion (kenning.expansion) --------------------------------------------
+
+    def _feedback(
+        self, fused: dict[str, dict[str, float]], keyword: builtins.list[tuple[str, float]],
+        qvec: np.ndarray, f: Filters, pool: int, weak: bool,
+    ) -> dict[str, dict[str, float]]:
+        """Search the vectors again with the query moved toward the best hits (only when some
+        are relevant: feedback from unrelated memories would only drift) and fuse anew."""
+        assert self.embedder is not None
+        w = self.weights
+        found = fused if weak else relevant(fused)
+        seeds = expansion.strongest({mid: p["relevance"] for mid, p in found.items()},
+                                    w.feedback_hits)
+        vecs = self.store.vectors_of(seeds, self.embedder.id)
+        if not vecs:
+            return fused
+        moved = expansion.feedback_vector(qvec, [vecs[s] for s in seeds if s in vecs],
+                                          w.feedback_weight)
+        vector = self.store.vector_search(moved, self.embedder.id, f, pool)
+        return fuse(keyword, vector, w)
+
+    def _widen(self, fused: dict[str, dict[str, float]], f: Filters
+               ) -> tuple[dict[str, dict[str, float]], set[str]]:
+        """Neighbourhood and graph context: the memories recorded around the strongest hits
+        and the memories linked to them share their relevance (joining the candidates when no
+        search found them), and a hit gains from relevant neighbours. Also returns the linked
+        memories that joined, which must still pass the filters once loaded."""
+        w = self.weights
+        joined: set[str] = set()
+        if not fused or (w.adjacent_weight <= 0 and w.linked_weight <= 0):
+            return fused, joined
+        relevance = {mid: p["relevance"] for mid, p in fused.items()}
+        seeds = expansion.strongest(relevance, w.context_seeds)
+        adjacent: dict[str, float] = {}
+        if w.adjacent_weight > 0:
+            adjacent = expansion.adjacent_context(
+                relevance, self.store.adjacent(seeds, f, w.adjacent_width), w.adjacent_gap_ms)
+        linked: dict[str, float] = {}
+        if w.linked_weight > 0:
+            links = [(ln.from_id, ln.to_id, ln.confidence)
+                     for ln in self.store.links_for(seeds)
+                     if ln.metadata.get("kind") not in expansion.REDUNDANT_LINKS]
+            linked = expansion.linked_context(relevance, seeds, links)
+            joined = set(linked) - set(fused)
+        out: dict[str, dict[str, float]] = {}
+        for mid, parts in expansion.widen(relevance, adjacent, w.adjacent_weight,
+                                          linked, w.linked_weight).items():
+            base = fused.get(mid) or empty_parts()
+            out[mid] = dict(base, **parts)
+        return out, joined
 
     # -- vectors -------------------------------------------------------------------------------
 

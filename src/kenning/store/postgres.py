@@ -970,6 +970,29 @@ class PostgresStore:
 
         return self._reconnecting(attempt)
 
+    def adjacent(
+        self, ids: Sequence[str], filters: Filters, width: int
+    ) -> dict[str, builtins.list[tuple[str, int]]]:
+        ids = list(dict.fromkeys(ids))
+        if not ids or width < 1:
+            return {}
+        where, params = _where(filters)
+        seeds = self._rows(
+            f"SELECT m.id, m.created_at FROM memories m WHERE m.id = ANY(%s) AND {self._mine}",
+            [ids])
+        out: dict[str, builtins.list[tuple[str, int]]] = {}
+        for mid, at in seeds:
+            # Two walks along the created_at index, each stopping after ``width`` rows.
+            rows = self._rows(
+                f"(SELECT m.id, m.created_at FROM memories m WHERE m.created_at <= %s "
+                f"AND m.id != %s AND {self._mine}{where} ORDER BY m.created_at DESC LIMIT %s) "
+                f"UNION ALL (SELECT m.id, m.created_at FROM memories m WHERE m.created_at >= %s "
+                f"AND m.id != %s AND {self._mine}{where} ORDER BY m.created_at LIMIT %s)",
+                [at, mid, *params, width, at, mid, *params, width])
+            near = {n: int(t) - int(at) for n, t in rows}
+            out[mid] = sorted(near.items(), key=lambda r: (abs(r[1]), r[0]))
+        return out
+
     def vectors_of(self, ids: Sequence[str], embedder_id: str) -> dict[str, np.ndarray]:
         import numpy as np
 
