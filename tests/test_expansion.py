@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 from kenning import Kenning
 from kenning.expansion import adjacent_context, linked_context, query_periods, sitting, within
+from kenning.memtable import explain
 from kenning.models import Category, Filters, Memory, MemoryType, Scope
 from kenning.ranking import RankWeights
 from tests.conftest import T0
@@ -111,6 +112,16 @@ def test_a_date_in_the_question_favours_what_was_recorded_then(
         k.remember_many(notes)
     assert texts(with_stage, query, 1) == [march]
     assert texts(without, query, 1) != [march]
+    # --explain shows the factor, and the parts still multiply out to the score
+    hit = with_stage.recall(query, k=1, track=False, explain=True)[0]
+    p = hit.parts
+    assert p is not None and p["dated"] == 1.5
+    product = 1.0
+    for part in ("relevance", "confidence_factor", "recency_factor", "intent", "episode",
+                 "dated", "outcome", "superseded"):
+        product *= p[part]
+    assert abs(product - hit.score) < 1e-9
+    assert "date asked for 1.50" in explain(hit.memory.id, p, RankWeights().graph_alpha)
 
 
 def test_feedback_from_the_best_hit_finds_a_memory_worded_like_the_answer(
