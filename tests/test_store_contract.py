@@ -559,5 +559,8 @@ def test_adjacent_gives_the_nearest_memories_on_each_side_within_the_filters(
     assert got[turns[2].id] == [(turns[1].id, -minute), (turns[3].id, minute),
                                 (mine.id, minute + 1), (turns[0].id, -2 * minute)]
     assert got[turns[0].id] == [(turns[1].id, minute), (turns[2].id, 2 * minute)]
+    # a memory that exists but has no neighbour within the filters maps to none
+    assert store.adjacent([other.id], Filters(project="p", scopes=(Scope.LOCAL,)), 2) == {
+        other.id: []}
     assert store.adjacent([turns[2].id], Filters(project="p"), 0) == {}
     assert store.adjacent([], Filters(project="p"), 2) == {}

@@ -977,21 +977,24 @@ class PostgresStore:
         if not ids or width < 1:
             return {}
         where, params = _where(filters)
-        seeds = self._rows(
-            f"SELECT m.id, m.created_at FROM memories m WHERE m.id = ANY(%s) AND {self._mine}",
-            [ids])
-        out: dict[str, builtins.list[tuple[str, int]]] = {}
-        for mid, at in seeds:
-            # Two walks along the created_at index, each stopping after ``width`` rows.
-            rows = self._rows(
-                f"(SELECT m.id, m.created_at FROM memories m WHERE m.created_at <= %s "
-                f"AND m.id != %s AND {self._mine}{where} ORDER BY m.created_at DESC LIMIT %s) "
-                f"UNION ALL (SELECT m.id, m.created_at FROM memories m WHERE m.created_at >= %s "
-                f"AND m.id != %s AND {self._mine}{where} ORDER BY m.created_at LIMIT %s)",
-                [at, mid, *params, width, at, mid, *params, width])
-            near = {n: int(t) - int(at) for n, t in rows}
-            out[mid] = sorted(near.items(), key=lambda r: (abs(r[1]), r[0]))
-        return out
+        # One round trip: for each seed, two walks along the created_at index, each stopping
+        # after ``width`` rows.
+        rows = self._rows(
+            f"SELECT s.id, n.id, n.created_at - s.created_at FROM memories s LEFT JOIN "
+            f"LATERAL ((SELECT m.id, m.created_at FROM memories m WHERE m.created_at <= "
+            f"s.created_at AND m.id != s.id AND {self._mine}{where} ORDER BY m.created_at DESC "
+            f"LIMIT %s) UNION ALL (SELECT m.id, m.created_at FROM memories m WHERE "
+            f"m.created_at >= s.created_at AND m.id != s.id AND {self._mine}{where} ORDER BY "
+            f"m.created_at LIMIT %s)) n ON true WHERE s.id = ANY(%s) "
+            f"AND {self._mine.replace('m.', 's.')}",
+            [*params, width, *params, width, ids])
+        out: dict[str, dict[str, int]] = {}
+        for seed, mid, delta in rows:
+            near = out.setdefault(seed, {})
+            if mid is not None:
+                near[mid] = int(delta)
+        return {seed: sorted(near.items(), key=lambda r: (abs(r[1]), r[0]))
+                for seed, near in out.items()}
 
     def vectors_of(self, ids: Sequence[str], embedder_id: str) -> dict[str, np.ndarray]:
         import numpy as np
