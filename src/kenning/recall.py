@@ -243,10 +243,11 @@ class RecallService:
             keyword = self.store.keyword_search(query, f, pool)
         fused = fuse(keyword, vector, self.weights)
         if qvec is not None and vector and self.weights.feedback_weight > 0:
-            fused = self._feedback(fused, keyword, qvec, f, pool, weak)
+            fused = self._feedback(fused, keyword, qvec, f, pool)
+        kept = relevant(fused)
         if not weak:
-            fused = relevant(fused)
-        fused, joined = self._widen(fused, f)
+            fused = kept
+        fused, joined = self._widen(fused, set(kept), f)
         periods = expansion.query_periods(query, self.clock())
         near = None
         if context is not None:
@@ -274,14 +275,14 @@ class RecallService:
 
     def _feedback(
         self, fused: dict[str, dict[str, float]], keyword: builtins.list[tuple[str, float]],
-        qvec: np.ndarray, f: Filters, pool: int, weak: bool,
+        qvec: np.ndarray, f: Filters, pool: int,
     ) -> dict[str, dict[str, float]]:
-        """Search the vectors again with the query moved toward the best hits (only when some
-        are relevant: feedback from unrelated memories would only drift) and fuse anew."""
+        """Search the vectors again with the query moved toward the best relevant hits (none
+        relevant, no feedback: unrelated memories would only pull the query off) and fuse
+        anew."""
         assert self.embedder is not None
         w = self.weights
-        found = fused if weak else relevant(fused)
-        seeds = expansion.strongest({mid: p["relevance"] for mid, p in found.items()},
+        seeds = expansion.strongest({mid: p["relevance"] for mid, p in relevant(fused).items()},
                                     w.feedback_hits)
         vecs = self.store.vectors_of(seeds, self.embedder.id)
         if not vecs:
@@ -291,18 +292,22 @@ class RecallService:
         vector = self.store.vector_search(moved, self.embedder.id, f, pool)
         return fuse(keyword, vector, w)
 
-    def _widen(self, fused: dict[str, dict[str, float]], f: Filters
+    def _widen(self, fused: dict[str, dict[str, float]], seedable: set[str], f: Filters
                ) -> tuple[dict[str, dict[str, float]], set[str]]:
-        """Neighbourhood and graph context: the memories recorded around the strongest hits
-        and the memories linked to them share their relevance (joining the candidates when no
-        search found them), and a hit gains from relevant neighbours. Also returns the linked
-        memories that joined, which must still pass the filters once loaded."""
+        """Neighbourhood and graph context: the memories recorded around the strongest
+        relevant hits (``seedable``) and the memories linked to them share their relevance
+        (joining the candidates when no search found them), and a hit gains from relevant
+        neighbours. Also returns the linked memories that joined, which must still pass the
+        filters once loaded."""
         w = self.weights
         joined: set[str] = set()
         if not fused or (w.adjacent_weight <= 0 and w.linked_weight <= 0):
             return fused, joined
         relevance = {mid: p["relevance"] for mid, p in fused.items()}
-        seeds = expansion.strongest(relevance, w.context_seeds)
+        seeds = expansion.strongest({mid: r for mid, r in relevance.items() if mid in seedable},
+                                    w.context_seeds)
+        if not seeds:
+            return fused, joined
         adjacent: dict[str, float] = {}
         if w.adjacent_weight > 0:
             adjacent = expansion.adjacent_context(
