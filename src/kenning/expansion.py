@@ -15,9 +15,9 @@ turns one of those observations into a change of relevance:
   links a person, an agent or use made (not the automatic similarity and time links);
 - ``query_periods`` and ``dated``: a day, month or year named in the query favours the
   memories created then;
-- ``feedback_vector``: the query's vector moved toward the best hits' vectors (pseudo-relevance
-  feedback), so a second vector search finds the memories worded like the answers rather than
-  like the question.
+- ``feedback_vector`` and ``nearest``: the query's vector moved toward the best hits' vectors
+  (pseudo-relevance feedback) rescores the candidates, so the memories worded like the answers
+  rise, not only those worded like the question.
 
 Pure functions: scores, ids, times and vectors in; scores out. ``RecallService`` gathers what
 they need from the store (the neighbours, the links, the vectors) and applies them in order.
@@ -214,3 +214,17 @@ def feedback_vector(query: np.ndarray, hits: Sequence[np.ndarray], weight: float
     moved = query + weight * np.mean(np.stack(hits), axis=0)
     norm = float(np.linalg.norm(moved))
     return (moved / norm).astype(query.dtype) if norm > 0 else query
+
+
+def nearest(vector: np.ndarray, vectors: Mapping[str, np.ndarray], limit: int
+            ) -> list[tuple[str, float]]:
+    """The ``limit`` of ``vectors`` most similar to ``vector`` (inner product: cosine for
+    unit vectors), best first, ties by id."""
+    import numpy as np
+
+    if not vectors:
+        return []
+    ids = list(vectors)
+    sims = np.stack([vectors[i] for i in ids]) @ vector
+    order = sorted(range(len(ids)), key=lambda j: (-float(sims[j]), ids[j]))[:limit]
+    return [(ids[j], float(sims[j])) for j in order]
