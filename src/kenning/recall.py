@@ -214,9 +214,11 @@ class RecallService:
         weak: bool = False,
     ) -> builtins.list[Hit]:
         """The ``k`` best relevant memories for ``query`` within the filters: keyword and
-        vector candidates fused, kept when they match a keyword or come at least
-        ``MIN_SIMILARITY`` close in meaning (any, when ``weak``), narrowed to the contenders,
-        then ranked with the memories' live confidence, recency, outcome, supersession,
+        vector candidates fused (the vector side rescored with the query moved toward the
+        best hits), kept when they match a keyword or come at least ``MIN_SIMILARITY`` close
+        in meaning (any, when ``weak``), widened by the memories adjacent and linked to the
+        strongest (``kenning.expansion``), narrowed to the contenders, then ranked with the
+        memories' live confidence, recency, outcome, supersession, a date the query names,
         PageRank (once computed) and closeness to ``context``. Retrieval never changes
         confidence (only a use does); with ``track`` the head of the result is counted as
         retrieved together, which the graph's co-access links grow from."""
