@@ -552,7 +552,8 @@ def test_adjacent_gives_the_nearest_memories_on_each_side_within_the_filters(
     other = mem("another project's turn", at=T0 + 2 * minute + 1, project="q")
     mine = mem("the user's own note", at=T0 + 3 * minute + 1, scope=Scope.USER, project="q")
     store.insert([*turns, other, mine], None, None)
-    got = store.adjacent([turns[2].id, turns[0].id, "missing"], Filters(project="p"), 2)
+    hour = 60 * minute
+    got = store.adjacent([turns[2].id, turns[0].id, "missing"], Filters(project="p"), 2, hour)
     assert set(got) == {turns[2].id, turns[0].id}
     # nearest first, signed (before is negative); the other project's memory is not adjacent,
     # the user-scope one is (visible from every project, as in a search)
@@ -560,7 +561,10 @@ def test_adjacent_gives_the_nearest_memories_on_each_side_within_the_filters(
                                 (mine.id, minute + 1), (turns[0].id, -2 * minute)]
     assert got[turns[0].id] == [(turns[1].id, minute), (turns[2].id, 2 * minute)]
     # a memory that exists but has no neighbour within the filters maps to none
-    assert store.adjacent([other.id], Filters(project="p", scopes=(Scope.LOCAL,)), 2) == {
+    assert store.adjacent([other.id], Filters(project="p", scopes=(Scope.LOCAL,)), 2, hour) == {
         other.id: []}
-    assert store.adjacent([turns[2].id], Filters(project="p"), 0) == {}
-    assert store.adjacent([], Filters(project="p"), 2) == {}
+    # nothing further than the reach
+    assert store.adjacent([turns[2].id], Filters(project="p"), 2, minute) == {
+        turns[2].id: [(turns[1].id, -minute), (turns[3].id, minute)]}
+    assert store.adjacent([turns[2].id], Filters(project="p"), 0, hour) == {}
+    assert store.adjacent([], Filters(project="p"), 2, hour) == {}

@@ -322,7 +322,9 @@ class RecallService:
         adjacent: dict[str, float] = {}
         if w.adjacent_weight > 0:
             adjacent = expansion.adjacent_context(
-                relevance, self.store.adjacent(seeds, f, w.adjacent_width), w.adjacent_gap_ms)
+                relevance, self.store.adjacent(seeds, f, w.adjacent_width,
+                                               w.adjacent_width * w.adjacent_gap_ms),
+                w.adjacent_gap_ms)
         linked: dict[str, float] = {}
         if w.linked_weight > 0:
             links = [(ln.from_id, ln.to_id, ln.confidence)

@@ -756,7 +756,7 @@ class SQLiteStore:
             return self._cache(embedder_id).search_many(vectors, filters, limit)
 
     def adjacent(
-        self, ids: Sequence[str], filters: Filters, width: int
+        self, ids: Sequence[str], filters: Filters, width: int, reach_ms: int
     ) -> dict[str, builtins.list[tuple[str, int]]]:
         ids = list(dict.fromkeys(ids))
         if not ids or width < 1:
@@ -772,11 +772,11 @@ class SQLiteStore:
         for mid, at in seeds:
             # Two walks along the created_at index, each stopping after ``width`` rows.
             rows = conn.execute(
-                f"SELECT * FROM (SELECT id, created_at FROM memories WHERE created_at <= ? "
-                f"AND id != ?{extra} ORDER BY created_at DESC LIMIT ?) UNION ALL "
-                f"SELECT * FROM (SELECT id, created_at FROM memories WHERE created_at >= ? "
-                f"AND id != ?{extra} ORDER BY created_at LIMIT ?)",
-                [at, mid, *params, width, at, mid, *params, width],
+                f"SELECT * FROM (SELECT id, created_at FROM memories WHERE created_at "
+                f"BETWEEN ? AND ? AND id != ?{extra} ORDER BY created_at DESC LIMIT ?) "
+                f"UNION ALL SELECT * FROM (SELECT id, created_at FROM memories WHERE "
+                f"created_at BETWEEN ? AND ? AND id != ?{extra} ORDER BY created_at LIMIT ?)",
+                [at - reach_ms, at, mid, *params, width, at, at + reach_ms, mid, *params, width],
             ).fetchall()
             near = {n: t - at for n, t in rows}
             out[mid] = sorted(near.items(), key=lambda r: (abs(r[1]), r[0]))
