@@ -52,7 +52,7 @@ class RankWeights:
     # Memories linked to a seed share linked_weight x link confidence x its relevance.
     linked_weight: float = 0.5
     # The query vector moves toward the mean of the best ``feedback_hits`` by this much and
-    # searches again (pseudo-relevance feedback; Rocchio's usual beta is 0.5-0.75).
+    # rescores the candidates (pseudo-relevance feedback; Rocchio's usual beta is 0.5-0.75).
     feedback_weight: float = 0.6
     feedback_hits: int = 3
     # Memories created in a day or month the query names count (1 + dated_boost) x.
@@ -126,6 +126,7 @@ def fuse(
 
 
 def empty_parts() -> dict[str, float]:
+    """The fused parts of a candidate no search found (a memory that joined by context)."""
     return {
         "keyword_rank": 0.0, "keyword_score": 0.0, "keyword_norm": 0.0, "vector_rank": 0.0,
         "vector_similarity": 0.0, "vector_norm": 0.0, "relevance": 0.0,
