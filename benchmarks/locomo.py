@@ -3,7 +3,11 @@ modes, measured by the shared harness (``../shared/eval/locomo_eval.py``) in one
 
     python benchmarks/locomo.py [--eval-dir ../shared/eval] [--out benchmarks/results/locomo.json]
 
-Every dialog turn becomes one memory (created at its session's date); every question is a query.
+Every dialog turn becomes one memory, created at its session's date plus a minute per turn
+(turns are said one after another, as an agent's memories are recorded; a session's turns all
+at one instant would hide their order from recall's neighbourhood context); every question is
+a query. ``--ablate`` adds hybrid runs with each ranking stage after fusion turned off (its
+weight 0 in ``RankWeights``), and one with all of them off.
 The data set is research-only (CC BY-NC 4.0) and is read from the shared folder, never shipped.
 """
 
@@ -16,17 +20,28 @@ import platform
 import sys
 import tempfile
 import time
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from kenning import Kenning
 from kenning.embed import MiniLMEmbedder
+from kenning.ranking import RankWeights
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_EVAL = ROOT.parent / "shared" / "eval"
 MODES = ("hybrid", "keyword", "vector")
+TURN_GAP = timedelta(minutes=1)
+# name -> the stages' weights turned off for that ablation run
+STAGES = {
+    "adjacent": {"adjacent_weight": 0.0},
+    "linked": {"linked_weight": 0.0},
+    "feedback": {"feedback_weight": 0.0},
+    "dated": {"dated_boost": 0.0},
+}
+STAGES["all"] = {k: v for off in list(STAGES.values()) for k, v in off.items()}
 
 
 def load_harness(eval_dir: Path) -> ModuleType:
@@ -55,10 +70,12 @@ class KenningRetriever:
 
     embedder: MiniLMEmbedder | None = None
 
-    def __init__(self, mode: str, workdir: Path) -> None:
+    def __init__(self, mode: str, workdir: Path, weights: RankWeights | None = None,
+                 name: str | None = None) -> None:
         self.mode = mode
-        self.name = f"kenning-{mode}"
+        self.name = name or f"kenning-{mode}"
         self.workdir = workdir
+        self.weights = weights
         self.k: Kenning | None = None
         self.dia_ids: dict[str, list[str]] = {}
 
@@ -66,11 +83,13 @@ class KenningRetriever:
         if KenningRetriever.embedder is None:
             KenningRetriever.embedder = MiniLMEmbedder()
         path = Path(tempfile.mkdtemp(dir=self.workdir)) / "locomo.db"
-        dates = [session_time(it.date) for it in items]
+        dates = [d + (it.turn - 1) * TURN_GAP if (d := session_time(it.date)) else None
+                 for it in items]
         last = max((d for d in dates if d), default=None)
         now = int(last.timestamp() * 1000) + 86_400_000 if last else None
         self.k = Kenning(path, project="locomo", embedder=KenningRetriever.embedder,
-                         clock=(lambda: now) if now else time.time_ns)  # type: ignore[arg-type]
+                         clock=(lambda: now) if now else time.time_ns,
+                         weights=self.weights)
         stored = self.k.remember_many(
             {"text": it.text, "type": "context", "created_at": d,
              "metadata": {"dia_id": it.id}}
@@ -94,21 +113,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--eval-dir", type=Path, default=DEFAULT_EVAL)
     ap.add_argument("--convs", default="dev")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "locomo.json")
+    ap.add_argument("--ablate", action="store_true",
+                    help="also run hybrid with each ranking stage after fusion turned off")
     args = ap.parse_args(argv)
 
     h = load_harness(args.eval_dir)
     convs = h.load_locomo(args.eval_dir / "locomo_dev.json")
     if args.convs == "dev":
         convs = [convs[i] for i in h.SPLITS["dev"] if i < len(convs)]
+    runs: list[tuple[str, str, RankWeights | None]] = [(m, f"kenning-{m}", None) for m in MODES]
+    if args.ablate:
+        runs += [("hybrid", f"hybrid-no-{stage}", replace(RankWeights(), **off))  # type: ignore[arg-type]
+                 for stage, off in STAGES.items()]
     results = []
     with tempfile.TemporaryDirectory(prefix="kenning-locomo-") as tmp:
-        for mode in MODES:
+        for mode, name, weights in runs:
             started = time.perf_counter()
-            res = h.run_retriever(lambda m=mode: KenningRetriever(m, Path(tmp)), convs)
+            res = h.run_retriever(
+                lambda m=mode, n=name, w=weights: KenningRetriever(m, Path(tmp), w, n), convs)
             res.pop("per_question")
             res["wall_s"] = round(time.perf_counter() - started, 2)
             results.append(res)
-            print(f"{mode}: done in {res['wall_s']} s", file=sys.stderr)
+            print(f"{name}: done in {res['wall_s']} s", file=sys.stderr)
     print(h.fmt_table(results, "dev"))
     print()
     print(h.fmt_category_table(results, "dev"))

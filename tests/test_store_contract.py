@@ -605,3 +605,29 @@ def test_pending_links_are_kept_until_settled(store: Store) -> None:
     # A duplicate write marks nothing: the stored memory is settled already.
     store.insert([mem("first", at=T0 + 5)], None, None, pending_links={"X": "{}"})
     assert store.pending_links(10) == []
+
+
+def test_adjacent_gives_the_nearest_memories_on_each_side_within_the_filters(
+    store: Store,
+) -> None:
+    minute = 60_000
+    turns = [mem(f"turn {i}", at=T0 + i * minute) for i in range(6)]
+    other = mem("another project's turn", at=T0 + 2 * minute + 1, project="q")
+    mine = mem("the user's own note", at=T0 + 3 * minute + 1, scope=Scope.USER, project="q")
+    store.insert([*turns, other, mine], None, None)
+    hour = 60 * minute
+    got = store.adjacent([turns[2].id, turns[0].id, "missing"], Filters(project="p"), 2, hour)
+    assert set(got) == {turns[2].id, turns[0].id}
+    # nearest first, signed (before is negative); the other project's memory is not adjacent,
+    # the user-scope one is (visible from every project, as in a search)
+    assert got[turns[2].id] == [(turns[1].id, -minute), (turns[3].id, minute),
+                                (mine.id, minute + 1), (turns[0].id, -2 * minute)]
+    assert got[turns[0].id] == [(turns[1].id, minute), (turns[2].id, 2 * minute)]
+    # a memory that exists but has no neighbour within the filters maps to none
+    assert store.adjacent([other.id], Filters(project="p", scopes=(Scope.LOCAL,)), 2, hour) == {
+        other.id: []}
+    # nothing further than the reach
+    assert store.adjacent([turns[2].id], Filters(project="p"), 2, minute) == {
+        turns[2].id: [(turns[1].id, -minute), (turns[3].id, minute)]}
+    assert store.adjacent([turns[2].id], Filters(project="p"), 0, hour) == {}
+    assert store.adjacent([], Filters(project="p"), 2, hour) == {}

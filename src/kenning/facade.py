@@ -483,8 +483,11 @@ class Kenning:
         context: str | None = None,
         weak: bool = False,
     ) -> builtins.list[Hit]:
-        """Hybrid recall: keyword (BM25) and vector candidates fused by relative score, then
-        weighed by confidence, recency, outcome and (once consolidated) PageRank. Only
+        """Hybrid recall: keyword (BM25) and vector candidates fused by relative score,
+        widened by context (the memories recorded around and linked to the strongest hits,
+        the query vector moved toward them: ``kenning.expansion``), then weighed by
+        confidence, recency, outcome, a date the query names and (once consolidated)
+        PageRank. Only
         relevant memories come back (a keyword match, or cosine similarity at least
         ``kenning.recall.MIN_SIMILARITY``), so an unrelated query finds nothing; ``weak``
         returns the ``k`` best regardless. ``context`` names a memory whose graph neighbours

@@ -9,6 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from kenning import expansion
 from kenning import weights as W
 from kenning.models import Memory
 
@@ -39,6 +40,25 @@ class RankWeights:
     context_boost: float = 0.5
     # Graph-aware ranking: alpha x score + (1 - alpha) x normalised PageRank.
     graph_alpha: float = W.GRAPH_ALPHA
+    # The stages after fusion (``kenning.expansion``); a weight of 0 turns a stage off.
+    # How many of the strongest relevant memories the context stages grow from.
+    context_seeds: int = 20
+    # Memories recorded around a seed, ``adjacent_width`` on each side in the same sitting
+    # (no pause longer than ``adjacent_gap_ms``), share adjacent_weight x its relevance, and
+    # a seed gains that share of its best neighbour's. Half: a neighbour's relevance is
+    # evidence about a memory, never as good as its own match.
+    adjacent_weight: float = 0.5
+    adjacent_width: int = 2
+    # Thirty minutes without a new memory ends a sitting (the usual session timeout).
+    adjacent_gap_ms: int = 30 * 60_000
+    # Memories linked to a seed share linked_weight x link confidence x its relevance.
+    linked_weight: float = 0.5
+    # The query vector moves toward the mean of the best ``feedback_hits`` by this much and
+    # rescores the candidates (pseudo-relevance feedback; Rocchio's usual beta is 0.5-0.75).
+    feedback_weight: float = 0.6
+    feedback_hits: int = 3
+    # Memories created in a day or month the query names count (1 + dated_boost) x.
+    dated_boost: float = 0.5
 
 
 # Question words that say which memory types answer them ("why did we decide X?" -> decisions).
@@ -94,10 +114,10 @@ def fuse(
     parts: dict[str, dict[str, float]] = {}
     total = (w.keyword_weight if keyword else 0.0) + (w.vector_weight if vector else 0.0)
     for rank, (mid, score) in enumerate(keyword, start=1):
-        p = parts.setdefault(mid, _empty())
+        p = parts.setdefault(mid, empty_parts())
         p["keyword_rank"], p["keyword_score"] = rank, score
     for rank, (mid, sim) in enumerate(vector, start=1):
-        p = parts.setdefault(mid, _empty())
+        p = parts.setdefault(mid, empty_parts())
         p["vector_rank"], p["vector_similarity"] = rank, sim
     for side, normed, weight in (("keyword", _by_max(keyword), w.keyword_weight),
                                  ("vector", _minmax(vector, w.vector_min_span), w.vector_weight)):
@@ -107,7 +127,8 @@ def fuse(
     return parts
 
 
-def _empty() -> dict[str, float]:
+def empty_parts() -> dict[str, float]:
+    """The fused parts of a candidate no search found (a memory that joined by context)."""
     return {
         "keyword_rank": 0.0, "keyword_score": 0.0, "keyword_norm": 0.0, "vector_rank": 0.0,
         "vector_similarity": 0.0, "vector_norm": 0.0, "relevance": 0.0,
@@ -116,12 +137,13 @@ def _empty() -> dict[str, float]:
 
 def contenders(
     fused: Mapping[str, dict[str, float]], k: int, w: RankWeights, *, graph: bool = False,
-    context: bool = False,
+    context: bool = False, dated: bool = False,
 ) -> list[str]:
     """Ids that can still reach the top ``k`` after the final factors (so only they are fetched).
 
-    The factors keep a score within [floor, boost] x relevance, plus at most 1 - alpha from
-    PageRank when ``graph``: anything that cannot catch the k-th best is left out.
+    The factors keep a score within [floor, boost] x relevance (the boost of a context memory
+    and of a date the query names, when there is one), plus at most 1 - alpha from PageRank
+    when ``graph``: anything that cannot catch the k-th best is left out.
     """
     order = sorted(fused, key=lambda mid: -fused[mid]["relevance"])
     if len(order) <= k:
@@ -131,6 +153,8 @@ def contenders(
     floor *= min((f for _, f in w.drift_factor), default=1.0)
     floor *= W.EPISODE_FACTOR
     boost = 1 + w.context_boost if context else 1.0
+    if dated:
+        boost *= 1 + w.dated_boost
     alpha = w.graph_alpha if graph else 1.0
     kth = alpha * fused[order[k - 1]]["relevance"] * floor
     cutoff = (kth - (1 - alpha)) / (alpha * boost)
@@ -149,9 +173,11 @@ def final_scores(
     *,
     pagerank: Mapping[str, float] | None = None,
     context: Mapping[str, float] | None = None,
+    periods: Sequence[tuple[int, int]] = (),
 ) -> list[tuple[str, float, dict[str, float]]]:
     """Score = relevance x (1 - cw + cw x confidence) x (1 - rw + rw x recency) x intent x
-    (1 + boost x connection to the context memory); with PageRank, the graph-aware score
+    (1 + boost x connection to the context memory) x (1 + dated_boost when the memory was
+    created in one of the ``periods`` the query names); with PageRank, the graph-aware score
     alpha x that + (1 - alpha) x normalised PageRank; then x outcome x superseded (the
     superseded factor when the memory's ``valid_to`` is at or before ``now_ms``) x drift (when
     the code it describes changed or went since it was recorded). A kept user
@@ -175,12 +201,15 @@ def final_scores(
         history = w.superseded_factor if W.superseded(m.valid_to, now_ms) else 1.0
         drifted = drift_factor.get(m.drift, 1.0) if m.drift else 1.0
         said = W.EPISODE_FACTOR if W.episodic(m.type.value, m.topic) else 1.0
-        score = p["relevance"] * conf_factor * rec_factor * fits * connected * said
+        when = 1 + w.dated_boost if periods and expansion.dated(m.created_at, periods) else 1.0
+        score = p["relevance"] * conf_factor * rec_factor * fits * connected * said * when
         parts = dict(p, confidence=m.confidence, recency=rec, outcome=outcome,
                      superseded=history, drift=drifted, intent=fits, episode=said,
                      confidence_factor=conf_factor, recency_factor=rec_factor)
         if context is not None:
             parts["context"] = connected
+        if periods:
+            parts["dated"] = when
         if pagerank is not None:
             pr = pagerank.get(mid, 0.0)
             score = w.graph_alpha * score + (1 - w.graph_alpha) * pr

@@ -16,11 +16,19 @@ import builtins
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
+from kenning import expansion
 from kenning import validation as v
 from kenning.errors import NotFoundError, ValidationError
 from kenning.ids import looks_like_id
 from kenning.models import Filters, Hit, Memory, MemoryType, Scope
-from kenning.ranking import RankWeights, contenders, final_scores, fuse, intent_types
+from kenning.ranking import (
+    RankWeights,
+    contenders,
+    empty_parts,
+    final_scores,
+    fuse,
+    intent_types,
+)
 from kenning.times import to_ms
 
 if TYPE_CHECKING:
@@ -34,6 +42,10 @@ if TYPE_CHECKING:
 
 Mode = Literal["hybrid", "keyword", "vector"]
 Progress = Callable[[int, int], None]
+# How much deeper than the pool the first vector search goes, so that feedback can rescore
+# its head instead of searching again: on LoCoMo the moved query's best 100 lie within the
+# first search's best 200 and the keyword candidates (R@10 the same as a second full search).
+FEEDBACK_DEPTH = 2
 CONTEXT_MIN_CONFIDENCE = 0.3  # path confidence for a memory to count as connected to a context
 # Cosine similarity from which a candidate without a keyword match still counts as relevant.
 # Measured with the bundled MiniLM model on developer memories: paraphrased questions that share
@@ -204,9 +216,11 @@ class RecallService:
         weak: bool = False,
     ) -> builtins.list[Hit]:
         """The ``k`` best relevant memories for ``query`` within the filters: keyword and
-        vector candidates fused, kept when they match a keyword or come at least
-        ``MIN_SIMILARITY`` close in meaning (any, when ``weak``), narrowed to the contenders,
-        then ranked with the memories' live confidence, recency, outcome, supersession,
+        vector candidates fused (the vector side rescored with the query moved toward the
+        best hits), kept when they match a keyword or come at least ``MIN_SIMILARITY`` close
+        in meaning (any, when ``weak``), widened by the memories adjacent and linked to the
+        strongest (``kenning.expansion``), narrowed to the contenders, then ranked with the
+        memories' live confidence, recency, outcome, supersession, a date the query names,
         PageRank (once computed) and closeness to ``context``. Retrieval never changes
         confidence (only a use does); with ``track`` the head of the result is counted as
         retrieved together, which the graph's co-access links grow from."""
@@ -223,6 +237,8 @@ class RecallService:
         pool = max(100, 5 * k)
         keyword: builtins.list[tuple[str, float]] = []
         vector: builtins.list[tuple[str, float]] = []
+        wide: builtins.list[tuple[str, float]] = []
+        qvec = None
         want_keyword = mode != "vector" or self.embedder is None
         if mode != "keyword" and self.embedder is not None:
             self.ensure_index()
@@ -230,32 +246,104 @@ class RecallService:
             pending = self.worker().submit(self.store.keyword_search, query, f, pool) \
                 if want_keyword else None
             qvec = self.embedder.embed([query.strip()])[0]
-            vector = self.store.vector_search(qvec, self.embedder.id, f, pool)
+            # Feedback rescores a wider head of this search: one search serves both.
+            wide = self.store.vector_search(qvec, self.embedder.id, f, FEEDBACK_DEPTH * pool
+                                            if self.weights.feedback_weight > 0 else pool)
+            vector = wide[:pool]
             keyword = pending.result() if pending else []
         elif want_keyword:
             keyword = self.store.keyword_search(query, f, pool)
         fused = fuse(keyword, vector, self.weights)
+        if qvec is not None and vector and self.weights.feedback_weight > 0:
+            fused = self._feedback(fused, keyword, qvec, wide, pool)
+        kept = relevant(fused)
         if not weak:
-            fused = relevant(fused)
+            fused = kept
+        fused, joined = self._widen(fused, set(kept), f)
+        periods = expansion.query_periods(query, self.clock())
         near = None
         if context is not None:
             anchor = self.get(context)
             near = {mid: r.confidence for mid, r in
                     self.neighbourhood(anchor.id, 2, CONTEXT_MIN_CONFIDENCE).items()}
         use_graph = self.store.get_meta("graph_computed_at") is not None
-        head = contenders(fused, k, self.weights, graph=use_graph, context=near is not None)
+        head = contenders(fused, k, self.weights, graph=use_graph, context=near is not None,
+                          dated=bool(periods))
         fused = {mid: fused[mid] for mid in head}
         now = self.clock()
-        memories = {mid: self.live(m, now) for mid, m in self.store.get_many(head).items()}
+        memories = {mid: self.live(m, now) for mid, m in self.store.get_many(head).items()
+                    if mid not in joined or expansion.within(f, m)}
         pagerank = None
         if use_graph:
             pagerank = {mid: pr for mid, (pr, _) in self.store.graph_scores(head).items()}
         ranked = final_scores(fused, memories, now, self.weights, intent_types(query),
-                              pagerank=pagerank, context=near)[:k]
+                              pagerank=pagerank, context=near, periods=periods)[:k]
         hits = [Hit(memories[m], score, parts if explain else None) for m, score, parts in ranked]
         if track and len(hits) > 1:
             self.store.record_co_access([h.memory.id for h in hits], now)
         return hits
+
+    # -- the stages after fusion (kenning.expansion) --------------------------------------------
+
+    def _feedback(
+        self, fused: dict[str, dict[str, float]], keyword: builtins.list[tuple[str, float]],
+        qvec: np.ndarray, wide: builtins.list[tuple[str, float]], pool: int,
+    ) -> dict[str, dict[str, float]]:
+        """Rescore the candidates (the keyword ones and the vector search's wider head) with
+        the query moved toward the best relevant hits, and fuse anew. None relevant, no
+        feedback: unrelated memories would only pull the query off."""
+        assert self.embedder is not None
+        w = self.weights
+        seeds = expansion.strongest({mid: p["relevance"] for mid, p in relevant(fused).items()},
+                                    w.feedback_hits)
+        if not seeds:
+            return fused
+        candidates = [mid for mid, _ in wide] + [mid for mid, _ in keyword]
+        vecs = self.store.vectors_of(builtins.list(dict.fromkeys(candidates + seeds)),
+                                     self.embedder.id)
+        moved = expansion.feedback_vector(qvec, [vecs[s] for s in seeds if s in vecs],
+                                          w.feedback_weight)
+        return fuse(keyword, expansion.nearest(moved, vecs, pool), w)
+
+    def _widen(self, fused: dict[str, dict[str, float]], seedable: set[str], f: Filters
+               ) -> tuple[dict[str, dict[str, float]], set[str]]:
+        """Neighbourhood and graph context: the memories recorded around the strongest
+        relevant hits (``seedable``) and the memories linked to them share their relevance
+        (joining the candidates when no search found them), and a hit gains from relevant
+        neighbours. Also returns the linked memories that joined, which must still pass the
+        filters once loaded."""
+        w = self.weights
+        joined: set[str] = set()
+        if not fused or (w.adjacent_weight <= 0 and w.linked_weight <= 0):
+            return fused, joined
+        relevance = {mid: p["relevance"] for mid, p in fused.items()}
+        seeds = expansion.strongest({mid: r for mid, r in relevance.items() if mid in seedable},
+                                    w.context_seeds)
+        if not seeds:
+            return fused, joined
+        adjacent: dict[str, float] = {}
+        # Turns of a conversation (``context`` records: kept user turns, imported dialogue)
+        # answer each other; lessons recorded in one sitting are each whole, so a decision
+        # about Redis never lends relevance to the styling rule saved a minute later.
+        turns = _only(f, MemoryType.CONTEXT)
+        if w.adjacent_weight > 0 and turns is not None:
+            adjacent = expansion.adjacent_context(
+                relevance, self.store.adjacent(seeds, turns, w.adjacent_width,
+                                               w.adjacent_width * w.adjacent_gap_ms),
+                w.adjacent_gap_ms)
+        linked: dict[str, float] = {}
+        if w.linked_weight > 0:
+            links = [(ln.from_id, ln.to_id, ln.confidence)
+                     for ln in self.store.links_for(seeds)
+                     if ln.metadata.get("kind") not in expansion.REDUNDANT_LINKS]
+            linked = expansion.linked_context(relevance, seeds, links)
+            joined = set(linked) - set(fused)
+        out: dict[str, dict[str, float]] = {}
+        for mid, parts in expansion.widen(relevance, adjacent, w.adjacent_weight,
+                                          linked, w.linked_weight).items():
+            base = fused.get(mid) or empty_parts()
+            out[mid] = dict(base, **parts)
+        return out, joined
 
     # -- vectors -------------------------------------------------------------------------------
 
@@ -302,3 +390,12 @@ class RecallService:
                 progress(done, max(total, done))
         self.store.drop_other_vectors(self.embedder.id)
         return done
+
+
+def _only(f: Filters, kind: MemoryType) -> Filters | None:
+    """``f`` narrowed to memories of ``kind``, or None when ``f`` leaves that kind out."""
+    from dataclasses import replace
+
+    if f.types is not None and kind not in f.types:
+        return None
+    return replace(f, types=(kind,))

@@ -202,6 +202,17 @@ class Store(Protocol):
         """``vector_search`` for a batch of query vectors (one pass over the index)."""
         ...
 
+    def adjacent(
+        self, ids: Sequence[str], filters: Filters, width: int, reach_ms: int
+    ) -> dict[str, builtins.list[tuple[str, int]]]:
+        """Each of ``ids`` (that exists) mapped to the memories passing ``filters`` created
+        nearest before it and nearest after it, ``width`` on each side and at most
+        ``reach_ms`` away (memories of the same instant count on either side), as ``(id, its
+        created_at minus the memory's)``, nearest first: the turns around a memory, for
+        recall's neighbourhood context. The reach bounds the index walk when few memories
+        pass the filters."""
+        ...
+
     def vectors_of(self, ids: Sequence[str], embedder_id: str) -> dict[str, np.ndarray]:
         """The stored vector of each id that has one from ``embedder_id``."""
         ...

@@ -1004,6 +1004,32 @@ class PostgresStore:
 
         return self._reconnecting(attempt)
 
+    def adjacent(
+        self, ids: Sequence[str], filters: Filters, width: int, reach_ms: int
+    ) -> dict[str, builtins.list[tuple[str, int]]]:
+        ids = list(dict.fromkeys(ids))
+        if not ids or width < 1:
+            return {}
+        where, params = _where(filters)
+        # One round trip: for each seed, two walks along the created_at index, each stopping
+        # after ``width`` rows.
+        rows = self._rows(
+            f"SELECT s.id, n.id, n.created_at - s.created_at FROM memories s LEFT JOIN "
+            f"LATERAL ((SELECT m.id, m.created_at FROM memories m WHERE m.created_at BETWEEN "
+            f"s.created_at - %s AND s.created_at AND m.id != s.id AND {self._mine}{where} "
+            f"ORDER BY m.created_at DESC LIMIT %s) UNION ALL (SELECT m.id, m.created_at FROM "
+            f"memories m WHERE m.created_at BETWEEN s.created_at AND s.created_at + %s AND "
+            f"m.id != s.id AND {self._mine}{where} ORDER BY m.created_at LIMIT %s)) n ON true "
+            f"WHERE s.id = ANY(%s) AND {self._mine.replace('m.', 's.')}",
+            [reach_ms, *params, width, reach_ms, *params, width, ids])
+        out: dict[str, dict[str, int]] = {}
+        for seed, mid, delta in rows:
+            near = out.setdefault(seed, {})
+            if mid is not None:
+                near[mid] = int(delta)
+        return {seed: sorted(near.items(), key=lambda r: (abs(r[1]), r[0]))
+                for seed, near in out.items()}
+
     def vectors_of(self, ids: Sequence[str], embedder_id: str) -> dict[str, np.ndarray]:
         import numpy as np
 

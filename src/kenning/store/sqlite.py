@@ -795,6 +795,33 @@ class SQLiteStore:
         with self._lock:
             return self._cache(embedder_id).search_many(vectors, filters, limit)
 
+    def adjacent(
+        self, ids: Sequence[str], filters: Filters, width: int, reach_ms: int
+    ) -> dict[str, builtins.list[tuple[str, int]]]:
+        ids = list(dict.fromkeys(ids))
+        if not ids or width < 1:
+            return {}
+        conn = self._read()
+        where, params = _where(filters)
+        extra = where.replace(" WHERE ", " AND ", 1)
+        seeds = conn.execute(
+            f"SELECT id, created_at FROM memories WHERE id IN ({', '.join('?' for _ in ids)})",
+            ids,
+        ).fetchall()
+        out: dict[str, builtins.list[tuple[str, int]]] = {}
+        for mid, at in seeds:
+            # Two walks along the created_at index, each stopping after ``width`` rows.
+            rows = conn.execute(
+                f"SELECT * FROM (SELECT id, created_at FROM memories WHERE created_at "
+                f"BETWEEN ? AND ? AND id != ?{extra} ORDER BY created_at DESC LIMIT ?) "
+                f"UNION ALL SELECT * FROM (SELECT id, created_at FROM memories WHERE "
+                f"created_at BETWEEN ? AND ? AND id != ?{extra} ORDER BY created_at LIMIT ?)",
+                [at - reach_ms, at, mid, *params, width, at, at + reach_ms, mid, *params, width],
+            ).fetchall()
+            near = {n: t - at for n, t in rows}
+            out[mid] = sorted(near.items(), key=lambda r: (abs(r[1]), r[0]))
+        return out
+
     def vectors_of(self, ids: Sequence[str], embedder_id: str) -> dict[str, np.ndarray]:
         if not ids:
             return {}
