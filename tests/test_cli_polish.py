@@ -143,3 +143,25 @@ def test_project_scoping_is_explained(cli_env: dict[str, str]) -> None:
                           "other projects (cli-proj)")
     assert "KENNING_PROJECT=cli-proj kenning list" in out
     assert "in other projects" in run(other, "recall", "JWT auth").stdout
+
+
+def test_short_ids_from_a_range_match_the_lookup_per_id() -> None:
+    """The fast list reads the ids around a page once; its short ids are the ones a lookup per
+    id gives, including ids that share more than the minimum."""
+    import random
+
+    from kenning.memtable import short_ids, short_ids_among
+
+    rng = random.Random(7)
+    store = sorted({"01KJ" + "".join(rng.choice("0123") for _ in range(8)) + "ZZ"
+                    for _ in range(300)})
+
+    def resolve(prefix: str, limit: int) -> list[str]:
+        return [i for i in store if i.startswith(prefix)][:limit]
+
+    for _ in range(20):
+        page = rng.sample(store, 12)
+        lo, hi = store.index(min(page)), store.index(max(page))
+        around = store[max(0, lo - 1): hi + 2]
+        assert short_ids_among(page, around) == short_ids(page, resolve)
+    assert short_ids_among(["01NOTSTORED000"], store) is None

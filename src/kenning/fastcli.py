@@ -291,6 +291,26 @@ def _now() -> int:
     return time.time_ns() // 1_000_000
 
 
+RANGE_IDS = 2000  # ids read at most to shorten a page's ids in one range read
+
+
+def _short_ids(conn: Any, wanted: list[str]) -> dict[str, str] | None:
+    """The page's short ids from one read of the ids around them (a page is the newest
+    memories, whose ids are close together), or None when that range is too wide."""
+    from kenning import memtable
+
+    lo, hi = min(wanted), max(wanted)
+    known = [r[0] for r in conn.execute(
+        "SELECT id FROM memories WHERE id >= ? AND id <= ? ORDER BY id LIMIT ?",
+        (lo, hi, RANGE_IDS + 1))]
+    if len(known) > RANGE_IDS:
+        return None
+    below = conn.execute("SELECT max(id) FROM memories WHERE id < ?", (lo,)).fetchone()[0]
+    above = conn.execute("SELECT min(id) FROM memories WHERE id > ?", (hi,)).fetchone()[0]
+    return memtable.short_ids_among(wanted, [*([below] if below else []), *known,
+                                              *([above] if above else [])])
+
+
 def _resolver(conn: Any) -> Any:
     def resolve(prefix: str, limit: int) -> list[str]:
         p = prefix.upper()
@@ -332,7 +352,7 @@ def _list(conn: Any, args: dict[str, Any]) -> int:
     from kenning import memtable
 
     wanted = [r[0] for r in rows] + [r[22] for r in rows if r[22]]
-    ids = memtable.short_ids(wanted, _resolver(conn))
+    ids = _short_ids(conn, wanted) or memtable.short_ids(wanted, _resolver(conn))
     sys.stdout.write(memtable.render([_table_row(r, now) for r in rows], ids,
                                      title=f"{len(rows)} of {total}"))
     return 0

@@ -40,9 +40,35 @@ def short_ids(ids: Iterable[str], resolve: Callable[[str, int], list[str]]) -> d
     return out
 
 
+def short_ids_among(ids: Iterable[str], known: Sequence[str]) -> dict[str, str] | None:
+    """As ``short_ids``, from ``known``: every stored id from just below the smallest of
+    ``ids`` to just above the largest, sorted (one range read instead of a lookup per id). An
+    id's shortest unambiguous prefix is one character longer than what it shares with the ids
+    next to it. None when an id is not in ``known``."""
+    where = {full: i for i, full in enumerate(known)}
+    out: dict[str, str] = {}
+    for full in ids:
+        i = where.get(full)
+        if i is None:
+            return None
+        shared = 0
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(known):
+                other = known[j]
+                n = 0
+                while n < min(len(full), len(other)) and full[n] == other[n]:
+                    n += 1
+                shared = max(shared, n)
+        out[full] = full[:min(len(full), max(MIN_ID, shared + 1))]
+    return out
+
+
 def clean(text: str) -> str:
     """One line of plain text: whitespace runs folded, terminal control characters dropped."""
-    return " ".join(str(text).translate(_CONTROL).split())
+    text = str(text)
+    if text.isprintable():  # nothing to drop (the common case: no table lookup per character)
+        return " ".join(text.split())
+    return " ".join(text.translate(_CONTROL).split())
 
 
 def clip(text: str, width: int) -> str:
