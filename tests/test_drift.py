@@ -3,6 +3,8 @@ obsolete when it goes; reformatting alone changes nothing; stale memories rank d
 and in what the prompt hook injects, with a marker; confirming re-anchors them. Real git
 repositories in tmp_path, a real SQLite store, the real hook entry point."""
 
+# ruff: noqa: F811  (the env fixture comes from tests.test_hooks)
+
 from __future__ import annotations
 
 import json
@@ -18,6 +20,7 @@ import pytest
 from kenning import Kenning
 from kenning.drift import code
 from kenning.places.lean import journal_dir
+from tests.test_hooks import env  # noqa: F401  (the hooks' environment fixture)
 
 HOOK = Path(sys.executable).parent / "kenning-hook"
 KENNING = Path(sys.executable).parent / "kenning"
@@ -344,16 +347,6 @@ def test_the_prompt_hook_ranks_drift_as_recall_does() -> None:
 
 
 # -- through the hooks ---------------------------------------------------------------------------
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    home = tmp_path / "home"
-    home.mkdir()
-    out = {k: v for k, v in os.environ.items() if not k.startswith("KENNING_")}
-    out.update(KENNING_HOME=str(tmp_path / "kdata"), KENNING_DB=str(tmp_path / "k.db"),
-               KENNING_EMBEDDER="none", HOME=str(home))
-    return out
-
 
 def hook(event: str, repo: Path, env: dict[str, str], **fields: Any
          ) -> subprocess.CompletedProcess[bytes]:
