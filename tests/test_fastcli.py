@@ -206,3 +206,29 @@ def test_recall_over_writes_still_settling_stays_on_the_fast_path(
     assert "PgBouncer" in fast.stdout
     again, full = both(cli_env, "recall", "connection pooling for postgres")
     assert again.stdout == full.stdout == fast.stdout
+
+
+def test_a_long_answer_reaches_the_reader_whole(cli_env: dict[str, str]) -> None:
+    """The console script ends a fast answer without the interpreter's teardown: everything
+    printed still arrives (far more than a pipe holds, or a line left in a buffer), with the
+    command's exit code."""
+    texts = [f"Service {i} uses connection pool size {i % 17} and retries {i % 5} times"
+             for i in range(300)]
+    env = {k: v for k, v in cli_env.items() if k != "PYTHONUNBUFFERED"}  # buffered, as usual
+    with Kenning(cli_env["KENNING_DB"], project=cli_env["KENNING_PROJECT"], embedder=None) as k:
+        for text in texts:
+            k.remember(text, type="context", topic="services", created_at=OLD)
+    listed = subprocess.run([KENNING, "list", "-n", "300", "--json"], env=env,
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert listed.returncode == 0, listed.stderr
+    assert sorted(m["summary"] for m in json.loads(listed.stdout)["memories"]) == sorted(texts)
+    table = subprocess.run([KENNING, "list", "-n", "300"], env=env, capture_output=True,
+                           text=True, timeout=120, check=False)
+    assert table.returncode == 0 and table.stdout.startswith("300 of 300")
+    assert table.stdout.count("services") == 300 and table.stdout.endswith("\n")
+    short = subprocess.run([KENNING, "--version"], env=env, capture_output=True, text=True,
+                           timeout=120, check=False)  # a short answer sits in a buffer
+    assert short.returncode == 0 and short.stdout.startswith("kenning ")
+    missing = subprocess.run([KENNING, "show", "01ZZZZZZZZZZZZZZZZZZZZZZZZ"], env=env,
+                             capture_output=True, text=True, timeout=120, check=False)
+    assert missing.returncode == 3 and "no memory with id" in missing.stderr

@@ -6,7 +6,15 @@ Either way the output is cleaned of terminal control characters (``kenning.termi
 
 from __future__ import annotations
 
+import os
 import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
+
+# Set when the fast read path answered: the process then holds nothing but its printed output.
+_answered_fast = False
 
 
 def main() -> int:
@@ -26,11 +34,31 @@ def main() -> int:
 
         rc = fast_main(argv)
         if rc is not None:
+            global _answered_fast
+            _answered_fast = argv[0] != "recall"  # recall runs the facade: it closes normally
             return rc
     from kenning.cli import main as cli_main
 
     return cli_main(argv)
 
 
+def run() -> NoReturn:
+    """The console script: ``main``, then, when the fast read path answered, an exit that skips
+    the interpreter's teardown. That path holds one read-only SQLite connection, no thread and no
+    exit handler, so once its output is flushed there is nothing left to finish; the teardown of
+    the modules it imported cost a 25 ms ``kenning list`` about 4 ms (measured cold, side by
+    side). Output that cannot be flushed (a closed pipe) takes the normal exit, which reports it
+    as Python always does."""
+    rc = main()
+    if _answered_fast:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            sys.exit(rc)
+        os._exit(rc)
+    sys.exit(rc)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
