@@ -2,7 +2,8 @@
 memories, beside a bare interpreter start (ADR-050's budgets, issue 3's bars), plus confidence
 decay over 10k memories.
 
-Run ``python benchmarks/bench_hooks.py [--sizes 1000,10000] [--runs 60] [--out PATH]``.
+Run ``python benchmarks/bench_hooks.py [--sizes 1000,10000] [--runs 60] [--out PATH]
+[--compare VENV]`` (``--compare``: another installation's hook in the same per-prompt rounds).
 Every hook run is a fresh process started the way Claude Code starts it (the ``kenning-hook``
 script ``kenning init`` registers), fed a real payload on stdin. Runs of the bare interpreter and
 of each hook are interleaved so machine load affects them alike. Bytecode caching is on, as in
@@ -76,7 +77,8 @@ def settle(location: str) -> None:
         time.sleep(0.01)
 
 
-def bench_size(n: int, runs: int, embedder: MiniLMEmbedder) -> dict[str, Any]:
+def bench_size(n: int, runs: int, embedder: MiniLMEmbedder,
+               compare: Path | None = None) -> dict[str, Any]:
     path, info = bench_core.cached_store(n, embedder, rebuild=False)
     with working_copy(path) as db, scratch_dir() as scratch:
         with Kenning(db, project=bench_core.PROJECT, embedder=embedder) as k:
@@ -98,6 +100,17 @@ def bench_size(n: int, runs: int, embedder: MiniLMEmbedder) -> dict[str, Any]:
         samples: dict[str, list[float]] = {
             "bare": [], "UserPromptSubmit": [], "PostToolUse": [],
             "UserPromptSubmit (no index)": []}
+        # Another installation's hook in the same rounds, right after this one's, under its
+        # own session id (what one session was shown changes what its next prompt gets).
+        other = str(compare / "bin" / "kenning-hook") if compare else None
+        if other:
+            samples.update({f"compared: {name}": [] for name in list(samples) if name != "bare"})
+
+        def also(name: str, event: str, stdin: str) -> None:
+            if other:
+                samples[f"compared: {name}"].append(
+                    timed([other, event], stdin.replace("bench-session", "bench-compared"), env))
+
         injected = 0
         start = json.dumps({"session_id": "bench-session", "cwd": str(project_dir),
                             "hook_event_name": "SessionStart", "source": "startup"})
@@ -112,10 +125,12 @@ def bench_size(n: int, runs: int, embedder: MiniLMEmbedder) -> dict[str, Any]:
                                      capture_output=True)
                 name = "UserPromptSubmit" + (" (no index)" if phase == "no index" else "")
                 samples[name].append(time.perf_counter() - t0)
+                also(name, "UserPromptSubmit", loads["UserPromptSubmit"][i])
                 injected += b"additionalContext" in out.stdout and phase == "index"
                 if phase == "index":
                     samples["PostToolUse"].append(
                         timed([str(HOOK), "PostToolUse"], loads["PostToolUse"][i], env))
+                    also("PostToolUse", "PostToolUse", loads["PostToolUse"][i])
         end = json.dumps({"session_id": "bench-session", "cwd": str(project_dir),
                           "hook_event_name": "SessionEnd", "reason": "other"})
         samples["SessionStart"] = [timed([str(HOOK), "SessionStart"], start, env)
@@ -171,6 +186,8 @@ def main() -> None:
     ap.add_argument("--sizes", default="1000,10000")
     ap.add_argument("--runs", type=int, default=60)
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--compare", type=Path,
+                    help="another venv whose bin/kenning-hook joins the per-prompt rounds")
     args = ap.parse_args()
     if not HOOK.exists():
         sys.exit(f"{HOOK} not found: install kenning into this interpreter's environment")
@@ -179,14 +196,15 @@ def main() -> None:
     results = {"machine": benchkit.machine_info(), "load_before": load_average(), "sizes": []}
     for n in sizes:
         log(f"hooks at {n:,} memories: {args.runs} runs per event")
-        results["sizes"].append(bench_size(n, args.runs, embedder))
+        results["sizes"].append(bench_size(n, args.runs, embedder, args.compare))
     results["decay"] = bench_decay(max(sizes), embedder)
     results["load_after"] = load_average()
     rows = []
     for r in results["sizes"]:
-        for name in ("bare", "UserPromptSubmit", "UserPromptSubmit (no index)", "PostToolUse",
-                     "SessionStart", "SessionEnd", "SessionEnd (background work)",
-                     "SessionEnd (in place)"):
+        names = ["bare", "UserPromptSubmit", "UserPromptSubmit (no index)", "PostToolUse",
+                 "SessionStart", "SessionEnd", "SessionEnd (background work)",
+                 "SessionEnd (in place)"]
+        for name in [*names, *(n for n in r["ms"] if n.startswith("compared: "))]:
             ms = r["ms"][name]
             rows.append([f"{r['n']:,}", name, f"{ms['median']:.2f}", f"{ms['p95']:.2f}",
                          f"{r['ratio_to_bare'][name]:.2f}x"])

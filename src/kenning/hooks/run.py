@@ -8,6 +8,10 @@ import os
 import sys
 import time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
+
 # Claude Code's event names, and the kebab-case forms ``kenning hook`` also accepts.
 EVENTS = (
     "SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "PreCompact",
@@ -17,6 +21,13 @@ _KEBAB = {
     "".join("-" + c.lower() if c.isupper() else c for c in e).lstrip("-"): e for e in EVENTS
 }
 MAX_STDIN = 16 * 1024 * 1024  # a bigger payload is read no further (and then not parsed)
+
+# The per-prompt and per-tool events on a store file: their handlers write with ``os.write``
+# on descriptors they close and read SQLite through one read-only connection, start no thread
+# and register no exit handler, so once the answer is flushed the process holds nothing.
+_LIGHT = frozenset({"UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop",
+                    "SubagentStop"})
+_done_light = False  # set when such a hook answered without an error
 
 
 def event_name(arg: str) -> str | None:
@@ -129,8 +140,26 @@ def main(argv: list[str], *, stdin: str | None = None, budget: bool = True) -> i
         if out:
             sys.stdout.write(out)
             sys.stdout.flush()
+        global _done_light
+        _done_light = event in _LIGHT and "://" not in handlers.store_location(settings)
     except BaseException as exc:  # fail open, whatever happened
         if isinstance(exc, SystemExit) and exc.code in (0, None):
             return 0
         _log(f"hook {event}", exc)
     return 0
+
+
+def run(argv: list[str]) -> "NoReturn":
+    """The hook commands' entry: ``main``, then, for a light hook that answered, an exit that
+    skips the interpreter's teardown (nothing is left to finish, see ``_LIGHT``). The teardown
+    of the modules a prompt hook imported cost it about 3 ms of a 20 ms answer (measured cold,
+    side by side), and Claude Code waits for the process to end, not for its output."""
+    rc = main(argv)
+    if _done_light:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            sys.exit(rc)
+        os._exit(rc)
+    sys.exit(rc)
