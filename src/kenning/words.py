@@ -17,8 +17,14 @@ STOPWORDS = frozenset(
 )
 
 
-def words(text: str) -> list[str]:
-    """Runs of letters and digits, lower-cased (the same split as ``[^\\W_]+``)."""
+# Every ASCII character that is not a letter or digit, mapped to a space: ``str.translate`` and
+# ``str.split`` then cut the text at them in C. Tokenising a prompt's 40 candidate memories
+# character by character in Python was most of the store fallback's ranking time.
+_ASCII_BREAKS = {c: " " for c in range(128) if not chr(c).isalnum()}
+
+
+def _runs(text: str) -> list[str]:
+    """Runs of letters and digits, lower-cased, one character at a time (any text)."""
     out: list[str] = []
     start = -1
     for i, ch in enumerate(text):
@@ -30,6 +36,17 @@ def words(text: str) -> list[str]:
             start = -1
     if start >= 0:
         out.append(text[start:].lower())
+    return out
+
+
+def words(text: str) -> list[str]:
+    """Runs of letters and digits, lower-cased (the same split as ``[^\\W_]+``)."""
+    out: list[str] = []
+    for piece in text.translate(_ASCII_BREAKS).split():
+        if piece.isalnum():
+            out.append(piece.lower())
+        else:  # a character outside ASCII that is not a letter or digit (a dash, a quote)
+            out += _runs(piece)
     return out
 
 

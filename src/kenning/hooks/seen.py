@@ -9,6 +9,8 @@ recognised as one). The prompt hook reads it with ``os`` alone."""
 
 import os
 
+from kenning.words import words
+
 DIR = "seen"
 KEY_WORDS = 10  # a line's first words identify it (MEMORY.md cuts long lines after ~100 chars)
 KEEP_DAYS = 7  # older files are removed by the session-end worker
@@ -23,19 +25,7 @@ def path(journal_dir: str, session_id: str) -> str | None:
 
 def key(text: str) -> str:
     """A line's identity: its first ``KEY_WORDS`` words, lower-cased, punctuation dropped."""
-    out: list[str] = []
-    word: list[str] = []
-    for ch in text[:40 * KEY_WORDS].lower():
-        if ch.isalnum():
-            word.append(ch)
-        elif word:
-            out.append("".join(word))
-            word = []
-            if len(out) == KEY_WORDS:
-                break
-    if word and len(out) < KEY_WORDS:
-        out.append("".join(word))
-    return " ".join(out)
+    return " ".join(words(text[:40 * KEY_WORDS].lower())[:KEY_WORDS])
 
 
 def load(file: str | None) -> set[str]:

@@ -60,8 +60,22 @@ def stem(word: str) -> str:
     return word
 
 
+_STEMS: dict[str, str] = {}  # word -> stem, for the words seen so far in this process
+_STEMS_MAX = 100_000  # a long-lived process (the MCP server) starts the memo anew past this
+
+
+def _stemmed(word: str) -> str:
+    if len(_STEMS) >= _STEMS_MAX:
+        _STEMS.clear()
+    out = _STEMS[word] = stem(word)
+    return out
+
+
 def terms_of(text: str) -> list[str]:
-    return [stem(w) for w in words(text)]
+    """The text's words, stemmed: a word's stem is looked up once per process (a prompt's
+    candidate memories and an index build repeat the same few thousand words)."""
+    memo = _STEMS
+    return [memo[w] if w in memo else _stemmed(w) for w in words(text)]
 
 
 DETAIL_CHARS = 320  # of a memory's content, shown under its line when it is a best match
