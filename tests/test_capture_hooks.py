@@ -176,3 +176,39 @@ def test_a_stated_move_to_another_tool_retires_the_old_tools_command(env, projec
         [move] = [m for m in k.list(limit=None, types="decision") if "vitest" in m.summary]
         assert by["npx jest --coverage"].superseded_by == move.id
         assert by["npx tsc --noEmit"].current_at(k.clock())
+
+
+def test_a_session_the_client_never_ended_is_still_learned_from(env, project) -> None:
+    """A session whose client was killed (no SessionEnd) is ended by a later session's start,
+    in the background: the rule its user stated is captured, and it is ended only once."""
+    from tests.sessionend import wait_for_session_ends
+
+    t = TranscriptWriter(cwd=str(project), session="crashed")
+    t.user(FIRST)
+    t.say("On it.")
+    crashed = t.write(project / "crashed.jsonl")
+    hours_ago = int(__import__("time").time() * 1000) - 3 * 3_600_000
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        k.record_events([  # as its SessionStart and first prompt journalled them, 3 hours ago
+            {"id": "c-start", "session_id": "crashed", "at_ms": hours_ago, "kind": "start",
+             "data": {"source": "startup", "transcript": str(crashed)}},
+            {"id": "c-tool", "session_id": "crashed", "at_ms": hours_ago + 60_000,
+             "kind": "tool", "data": {"tool": "Bash", "cmd": "pnpm install", "ok": True}},
+        ])
+    assert _lessons(env, project) == []
+
+    start = hook("SessionStart", payload("SessionStart", project, session_id="next",
+                                         source="startup"), env)
+    assert start.returncode == 0 and not start.stderr, start.stderr
+    wait_for_session_ends(env["KENNING_DB"])
+    assert [m["summary"] for m in _lessons(env, project)] == [
+        "Use pnpm for installing packages, never npm."]
+
+    again = hook("SessionStart", payload("SessionStart", project, session_id="third",
+                                         source="startup"), env)
+    assert again.returncode == 0
+    from kenning.hooks import detached
+
+    assert detached.pending(env["KENNING_DB"]) == []  # nothing queued a second time
+    assert len(_lessons(env, project)) == 1

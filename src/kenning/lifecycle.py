@@ -46,6 +46,8 @@ class SessionReport:
     errors: dict[str, str] = field(default_factory=dict)
     briefing: str = ""
     shown: list[str] = field(default_factory=list)  # ids and line keys the start showed
+    # sessions that started, never ended and went quiet: their end is still to run
+    unended: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -85,13 +87,17 @@ def _run(report: SessionReport, log_as: str, name: str, work: Callable[[], Any])
 
 
 def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
-          briefing_k: int, max_chars: int, log_as: str, memory_md_loaded: bool = True
-          ) -> SessionReport:
+          briefing_k: int, max_chars: int, log_as: str, memory_md_loaded: bool = True,
+          session_id: str | None = None) -> SessionReport:
     """Ingest what hooks journalled, judge sessions abandoned without an end, import the
-    auto-memory files a person changed, bring the prompt index up to date, and brief."""
+    auto-memory files a person changed, bring the prompt index up to date, and brief. The
+    report lists the sessions other than ``session_id`` whose end never ran (``unended``): the
+    caller runs their ends where the client does not wait for them."""
     report = SessionReport()
     _run(report, log_as, "ingest", k.ingest_journal)
     _run(report, log_as, "learn", k.learn_from_abandoned_sessions)
+    report.unended = _run(report, log_as, "unended",
+                          lambda: k._sessions().unended(session_id or "")) or []
     if project_root is not None and options.enabled:
         _run(report, log_as, "auto_import",
              lambda: k.auto_sync_if_due(project_root, options, "session-start"))
@@ -390,6 +396,33 @@ class SessionService:
         return {"session_id": session_id, "trajectories": len(trajs), "judged": judged,
                 "adjusted": applied, "used": used}
 
+    def unended(self, current: str, idle_ms: int = 3_600_000, within_ms: int = 7 * 86_400_000,
+                limit: int = 5) -> list[dict[str, Any]]:
+        """Sessions of this project other than ``current`` that started in the last
+        ``within_ms``, never ended and have been quiet for ``idle_ms`` (the client was killed,
+        or the machine went down): what they said and did is still to be learned from. Each as
+        its id and the transcript its start recorded (None if it recorded none), oldest first,
+        at most ``limit``."""
+        now = self.clock()
+        starts = self.store.session_events(kinds=["start"], project=self.project, limit=200,
+                                           newest_first=True)
+        transcripts: dict[str, str | None] = {}
+        for e in starts:
+            if e.session_id and e.session_id != current and now - e.at_ms <= within_ms:
+                found = e.data.get("transcript")
+                if isinstance(found, str) or e.session_id not in transcripts:
+                    transcripts[e.session_id] = found if isinstance(found, str) else None
+        out: list[dict[str, Any]] = []
+        for sid, transcript in transcripts.items():
+            if self.store.session_events(session_id=sid, kinds=["end"], limit=1):
+                continue
+            last = self.store.session_events(session_id=sid, limit=1, newest_first=True)
+            if last and now - last[0].at_ms >= idle_ms:
+                out.append({"session_id": sid, "transcript": transcript,
+                            "last_at_ms": last[0].at_ms})
+        out.sort(key=lambda u: (u["last_at_ms"], u["session_id"]))
+        return out[:limit]
+
     def learn_from_abandoned_sessions(self, idle_ms: int = 3_600_000) -> list[str]:
         """Judge recent injecting sessions of this project that never ended or were judged and
         have been quiet for ``idle_ms``; their ids."""
@@ -453,6 +486,8 @@ class SessionService:
         lines: list[str] = []
         checkpoint = self.store.list(Filters(project=self.project,
                                              types=(MemoryType.CHECKPOINT,)), limit=1)
+        if checkpoint and self._overtaken(checkpoint[0]):
+            checkpoint = []
         if checkpoint:
             c = checkpoint[0]
             lines.append(f"Last checkpoint ({iso(c.created_at)[:16]}): {c.summary} (id {c.id})")
@@ -505,6 +540,19 @@ class SessionService:
         if not briefed:
             return "", []
         return head + text, briefed
+
+    def _overtaken(self, checkpoint: Memory) -> bool:
+        """Whether another session has started since a session's checkpoint was written: it
+        said where that session stood, and the work has moved on since (its plan and the rules
+        it restates may have changed). A compacted or resumed session is briefed with its own
+        checkpoint; one saved by hand (no session) is always shown."""
+        own = checkpoint.metadata.get("session_id")
+        if not isinstance(own, str) or not own:
+            return False
+        starts = self.store.session_events(kinds=["start"], project=self.project, limit=20,
+                                           newest_first=True)
+        return any(e.session_id and e.session_id != own and e.at_ms > checkpoint.created_at
+                   for e in starts)
 
     def checkpoint(self, session_id: str, note: str | None = None) -> Memory:
         """Remember a summary of a session so far (files edited, commands and failures,

@@ -47,28 +47,61 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
     idle = detached.settle(location,
                            int(settings["session_start_wait_ms"]) / 1000)  # type: ignore[call-overload]
     root = _root(payload)
+    session_id = str(payload.get("session_id") or "")
+    transcript = payload.get("transcript_path")
     k = _open(location, project, model=True)
     try:
         report = k.start_session(
             Path(root) if root else None, _auto_options(settings),
             briefing_k=int(settings["briefing_k"]),  # type: ignore[call-overload]
             max_chars=int(settings["briefing_max_chars"]),  # type: ignore[call-overload]
-            log_as="hook SessionStart", memory_md_loaded=idle)
+            log_as="hook SessionStart", memory_md_loaded=idle, session_id=session_id)
     finally:
         k.close()
     # what the conversation now holds (a compaction starts it anew): prompts leave it out
-    seen.write(seen.path(lean.journal_dir(location), str(payload.get("session_id") or "")),
-               report.shown, append=False)
+    seen.write(seen.path(lean.journal_dir(location), session_id), report.shown, append=False)
     journal.append(lean.journal_dir(location), [{
-        "id": journal.new_event_id(now_ms), "session_id": str(payload.get("session_id") or ""),
+        "id": journal.new_event_id(now_ms), "session_id": session_id,
         "project": project, "at_ms": now_ms, "kind": "start",
-        "data": {"source": str(payload.get("source") or "")},
+        "data": {"source": str(payload.get("source") or ""),
+                 **({"transcript": transcript} if isinstance(transcript, str) else {})},
     }])
+    if report.unended:
+        _end_unended(report.unended, payload, settings, project, location, now_ms, root)
     if not report.briefing:
         return ""
     return fastjson.dumps({"hookSpecificOutput": {
         "hookEventName": "SessionStart", "additionalContext": report.briefing,
     }})
+
+
+def _end_unended(unended: list[dict[str, Any]], payload: dict[str, object], settings: Settings,
+                 project: str, location: str, now_ms: int, root: str | None) -> None:
+    """Queue the session end of each session that never had one (its client was killed), as
+    its SessionEnd hook would have, for the detached worker: what it said and did is learned
+    without this start waiting. A session whose start recorded no transcript is looked for
+    beside this session's (the client keeps a project's transcripts in one folder)."""
+    from kenning.hooks import detached
+
+    here = payload.get("transcript_path")
+    folder = os.path.dirname(here) if isinstance(here, str) else None
+    for i, left in enumerate(unended):
+        sid = str(left["session_id"])
+        transcript = left.get("transcript")
+        if not isinstance(transcript, str) and folder:
+            transcript = os.path.join(folder, f"{sid}.jsonl")
+        event_id = journal.new_event_id(now_ms + i)
+        detached.queue(location, {
+            "session_id": sid, "project": project, "root": root,
+            "transcript": transcript if isinstance(transcript, str) else None,
+            "auto_memory": settings["auto_memory"], "episodes": settings.get("episodes") or {},
+        }, event_id)
+        # ended now, so the next start does not queue it again
+        journal.append(lean.journal_dir(location), [{
+            "id": event_id, "session_id": sid, "project": project, "at_ms": now_ms,
+            "kind": "end", "data": {"reason": "abandoned"},
+        }])
+    detached.spawn(location)
 
 
 def pre_compact(payload: dict[str, object], settings: Settings, project: str, location: str,
