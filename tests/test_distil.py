@@ -111,15 +111,16 @@ def test_pruning_keeps_the_links_of_a_distilled_memory(kk: Kenning, clock: Clock
     assert len([ln for ln in kk.links(d.id) if ln.metadata.get("distilled")]) == 3
 
 
-def session(k: Kenning, sid: str, memory_id: str, at: int, *, passed: bool) -> None:
+def session(k: Kenning, sid: str, memory_id: str, at: int, *, passed: bool,
+            suite: str = "pytest") -> None:
     """What the hooks journal in one session: the memory injected, then a test run."""
     k.record_events([
         {"id": f"{sid}-i", "session_id": sid, "project": k.project, "at_ms": at,
          "kind": "injected", "data": {"memories": [{"id": memory_id, "score": 1.0,
                                                     "parts": {}}]}},
         {"id": f"{sid}-t", "session_id": sid, "project": k.project, "at_ms": at + 1000,
-         "kind": "tool", "data": {"tool": "Bash", "cmd": "pytest -q", "ok": passed,
-                                  "suite": "pytest"}},
+         "kind": "tool", "data": {"tool": "Bash", "cmd": f"{suite} -q", "ok": passed,
+                                  "suite": suite}},
     ])
     k.learn_from_session(sid)
 
@@ -132,8 +133,8 @@ def test_completed_trajectories_are_distilled_into_a_track_record(kk: Kenning,
                                                                   clock: Clock) -> None:
     rule = kk.remember("Round money half-even with Decimal.quantize", type="decision",
                        topic="money_rounding", confidence=0.7)
-    for n in range(2):
-        session(kk, f"s{n}", rule.id, clock() + n * DAY, passed=True)
+    for n, suite in enumerate(("make test", "pytest")):  # the project changed its command
+        session(kk, f"s{n}", rule.id, clock() + n * DAY, passed=True, suite=suite)
     kk.consolidate()
     assert track_records(kk) == []  # two sessions are not a track record yet
     session(kk, "s2", rule.id, clock() + 2 * DAY, passed=True)
@@ -141,8 +142,10 @@ def test_completed_trajectories_are_distilled_into_a_track_record(kk: Kenning,
     (record,) = track_records(kk)
     assert counts["track_records"] == 1 and record.outcome is not None
     assert record.outcome.value == "success" and record.metadata["evidence"] == 3
-    assert "held up in 3 of 3 sessions that used it (pytest passed afterwards)" in (
+    # the checks by kind: the commands change, the record stays true
+    assert "held up in 3 of 3 sessions that used it (tests passed afterwards)" in (
         record.content)
+    assert record.metadata["checks"] == ["make test", "pytest"]
     assert [ln.relationship for ln in kk.links(rule.id) if ln.from_id == record.id] == [
         "outcome_of"]
     assert "distilled_into" not in kk.get(rule.id).metadata  # still the memory delivery shows
@@ -155,7 +158,7 @@ def test_completed_trajectories_are_distilled_into_a_track_record(kk: Kenning,
     (again,) = track_records(kk)
     assert again.id == record.id and again.outcome is not None
     assert again.outcome.value == "partial" and again.metadata["evidence"] == 4
-    assert "checks failed afterwards in 1 of 4 (pytest)" in again.content
+    assert "checks failed afterwards in 1 of 4 (tests)" in again.content
 
 
 def test_a_track_record_ends_with_the_memory_it_tracks(kk: Kenning, clock: Clock) -> None:

@@ -139,3 +139,25 @@ def test_a_session_that_never_ended_is_judged_once_idle(k: Kenning, clock) -> No
     assert k.learn_from_abandoned_sessions() == []  # judged once
     reasons = [h["reason"] for h in k.confidence_history(m.id)]
     assert reasons[-1].startswith("session crashed") and "failing" in reasons[-1]
+
+
+def test_a_sessions_checkpoint_is_briefed_until_another_session_starts(k: Kenning,
+                                                                         clock) -> None:
+    """A compacted session is briefed with where it stood; a later session is not told where
+    an old one stood (the plan and the rules it restated may have changed since)."""
+    t = clock()
+    k.record_events([{"id": "s", "session_id": "s1", "at_ms": t, "kind": "start",
+                      "data": {"source": "startup"}}])
+    clock.advance(H)
+    saved = k.checkpoint("s1", "Keep structlog for logging; run make test before pushing")
+    clock.advance(60_000)
+    assert saved.id in k.briefing()  # the same session, after its compaction
+    k.record_events([{"id": "c", "session_id": "s1", "at_ms": clock(), "kind": "start",
+                      "data": {"source": "compact"}}])
+    assert saved.id in k.briefing()
+    clock.advance(2 * 24 * H)
+    k.record_events([{"id": "n", "session_id": "s2", "at_ms": clock(), "kind": "start",
+                      "data": {"source": "startup"}}])
+    assert saved.id not in k.briefing()
+    by_hand = k.remember("Halfway through the billing migration", type="checkpoint")
+    assert by_hand.id in k.briefing()  # no session: shown as before

@@ -29,6 +29,7 @@ from typing import Any
 
 from kenning import weights as W
 from kenning.models import Memory, MemoryType
+from kenning.outcomes import check_of
 
 DISTIL_MIN = 3  # episodes of one thing before it is distilled
 MAX_EPISODES = 50  # episode ids a distilled memory lists in its metadata (the latest)
@@ -196,10 +197,10 @@ def plan_trajectories(judged: Sequence[Judged], subjects: Mapping[str, Memory],
         said = []
         if held:
             said.append(f"held up in {len(held)} of {len(runs)} sessions that used it"
-                        + (f" ({', '.join(passing)} passed afterwards)" if passing else ""))
+                        + (f" ({_kinds(passing)} passed afterwards)" if passing else ""))
         if failed:
             said.append(f"checks failed afterwards in {len(failed)} of {len(runs)}"
-                        + (f" ({', '.join(failing)})" if failing else ""))
+                        + (f" ({_kinds(failing)})" if failing else ""))
         reason = "; ".join(said)
         out.append(Distilled(
             key=key, type=MemoryType.OUTCOME.value,
@@ -215,3 +216,19 @@ def plan_trajectories(judged: Sequence[Judged], subjects: Mapping[str, Memory],
             mark_episodes=False, outcome=status, outcome_reason=reason,
         ))
     return out
+
+
+# How a track record names the checks that followed: by kind, not command line. The record
+# outlives the commands (a project that moves from `make test` to `uv run pytest` would
+# otherwise keep reading the old command in it); the commands stay in its metadata.
+_KIND_WORDS = {"test": "tests", "build": "build", "lint": "lint", "typecheck": "type check",
+               "format": "format check"}
+
+
+def _kinds(suites: Sequence[str]) -> str:
+    """``suites`` (check commands) named by their kinds, each once, in order of first use."""
+    names = []
+    for suite in suites:
+        check = check_of(suite)
+        names.append(_KIND_WORDS.get(check.kind, suite) if check else suite)
+    return ", ".join(dict.fromkeys(names))
