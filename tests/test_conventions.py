@@ -32,6 +32,7 @@ RULES: list[tuple[str, list[str], str]] = [
      "convention"),
     ("no more default exports", ["No more default exports"], "convention"),
     ("please keep functions under 50 lines", ["Keep functions under 50 lines"], "convention"),
+    ("every PR needs a `CHANGELOG.md` entry", ["every PR", "CHANGELOG.md"], "convention"),
     ("the rule here is: every PR needs a changelog entry", ["every PR", "changelog"],
      "convention"),
     ("In this repo we use uv, not pip.", ["Use uv", "not pip"], "convention"),
@@ -172,6 +173,9 @@ RULES: list[tuple[str, list[str], str]] = [
 # Questions, hypotheticals, reports, pleasantries and one-off requests: never rules.
 NON_RULES: list[str] = [
     "Always happy to help.",
+    # what someone needs is a feature asked for, not a rule (every PR needing one is)
+    "first real task of the sprint: mobile needs GET /orders?customer_id=… with paging.",
+    "finance needs a `/reports/monthly` CSV export by Friday.",
     "thanks!",
     "can you use a dict here",
     "run the tests",

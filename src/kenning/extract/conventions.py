@@ -1930,7 +1930,7 @@ _SPLIT_CLAUSES = re.compile(r";\s+|,?\s+and\s+(?:also\s+)?(?=(?:always|never|don
 _STANDING_MARK = re.compile(
     r"\b(?:from now on|from here on|going forward|moving forward|henceforth|as a rule|"
     r"the rule (?:here )?is|our (?:convention|rule|standard|policy|style)|house style|"
-    r"conventions? here|no exceptions|must|mustn'?t|(?<!i )needs? to|needs|has to|"
+    r"conventions? here|no exceptions|must|mustn'?t|(?<!i )needs? to|has to|"
     r"(?<!i )have to|should|"
     r"shouldn'?t|please (?:keep|respect|follow|stick)|i'?d (?:like|prefer|rather)|"
     r"it'?d be (?:nice|great|good) if you|stick (?:to|with)|"
