@@ -126,9 +126,12 @@ def test_a_check_command_in_a_new_spelling_replaces_the_old_one(env, project) ->
 def test_a_stated_change_naming_the_new_commands_retires_the_old_ones(env, project) -> None:
     """"from now on tests are `uv run pytest`, and lint is `uv run ruff check .`": the
     project's `make test` and `make lint` commands and the rule to run `make lint` before
-    pushing are no longer current (nothing joins `make` to `uv`); its build command stays."""
+    pushing are no longer current (nothing joins `make` to `uv`); its build command stays. The
+    user's earlier words telling to run `make test` are no longer shown as current either."""
     for session, turns, commands in (
-            ("s-1", ["run `make lint` before pushing anything, please"],
+            ("s-1", ["run `make lint` before pushing anything, please",
+                     "when you're done run make test, that's exactly what CI runs.",
+                     "the build is make build, keep it that way."],
              ["make test", "make lint", "make build"]),
             ("s-2", ["we moved the repo to uv. from now on tests are `uv run pytest`, and lint "
                      "is `uv run ruff check .`; the Makefile goes away."], ["uv run pytest -q"])):
@@ -151,6 +154,10 @@ def test_a_stated_change_naming_the_new_commands_retires_the_old_ones(env, proje
         [before_push] = [m for m in k.list(limit=None, types="preference")
                          if "make lint" in m.summary]
         assert not before_push.current_at(now)
+        said = {m.content: m for m in k.list(limit=None, types="context")}
+        assert not said["when you're done run make test, that's exactly what CI runs."
+                        ].current_at(now)
+        assert said["the build is make build, keep it that way."].current_at(now)
 
 
 def test_a_stated_move_to_another_tool_retires_the_old_tools_command(env, project) -> None:

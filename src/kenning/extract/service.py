@@ -48,6 +48,23 @@ def _named_checks(text: str) -> list[Any]:
     return list(found.values())
 
 
+def _spelling(command: str) -> str:
+    """How a person names a command in a sentence: its words before the first option, path or
+    file name (``npx jest --coverage`` -> ``npx jest``, ``go test ./...`` -> ``go test``)."""
+    words: list[str] = []
+    for word in command.split():
+        if word.startswith("-") or any(c in word for c in "/.=$<>|&;\"'`") or len(words) == 3:
+            break
+        words.append(word)
+    if len(words) == 1 and words[0].lower() in _PLAIN_WORDS:
+        return ""  # a bare `make` or `just`: in a sentence, an everyday word
+    return " ".join(words)
+
+
+_PLAIN_WORDS = frozenset({"make", "just", "task", "go", "run", "test", "build", "check", "lint",
+                          "format", "deploy", "start", "serve", "dev"})
+
+
 def _checks_in(text: str) -> list[Any]:
     """The checks the code spans of ``text`` run."""
     from kenning.outcomes import check_of
@@ -216,6 +233,7 @@ class ExtractionService:
                 if m.valid_to is None and isinstance(m.metadata.get("command"), str)]
         out: list[dict[str, str]] = []
         closed: set[str] = set()
+        retired: list[tuple[str, Memory]] = []  # (command, the stated change that retired it)
         # a stated change of tool ("let's move to vitest") retires the command of the tool it
         # moves away from (the project's `npx jest` command), another member of that family
         for rule, new in changes:
@@ -231,6 +249,7 @@ class ExtractionService:
                     self._supersede(new.id, old.id, f"changed: {str(rule.get('text'))[:120]}")
                     closed.add(old.id)
                     out.append({"new": new.id, "old": old.id})
+                    retired.append((str(old.metadata["command"]), new))
         # a stated change that names the command to run now ("from now on run the suite with
         # `uv run pytest`") retires the project's other commands for that kind of check
         # (`make test`), unless the session still ran them
@@ -249,6 +268,7 @@ class ExtractionService:
                 self._supersede(new.id, old.id, f"changed: {str(rule.get('text'))[:120]}")
                 closed.add(old.id)
                 out.append({"new": new.id, "old": old.id})
+                retired.append((str(old.metadata["command"]), new))
             for old in rules:
                 priors = _checks_in(old.summary)
                 if (old.id == new.id or old.id in closed or old.created_at > new.created_at
@@ -258,6 +278,7 @@ class ExtractionService:
                 self._supersede(new.id, old.id, f"changed: {str(rule.get('text'))[:120]}")
                 closed.add(old.id)
                 out.append({"new": new.id, "old": old.id})
+        out += self._retire_said(retired, closed)
         for command, new in new_ones:
             key = command_key(command)
             for old in pool:
@@ -269,6 +290,34 @@ class ExtractionService:
                 closed.add(old.id)
                 self._supersede(new.id, old.id, f"the project now runs `{command}`")
                 out.append({"new": new.id, "old": old.id})
+        return out
+
+    def _retire_said(self, retired: list[tuple[str, Memory]], closed: set[str]
+                     ) -> list[dict[str, str]]:
+        """The kept user turns of earlier sessions that tell to run a command a stated change
+        retired ("when you're done run make test") end with it: shown as what the user said,
+        they would still present the old way as current."""
+        from kenning.weights import EPISODE_TOPIC
+
+        if not retired or self._supersede is None:
+            return []
+        turns = [m for m in self.store.list(Filters(project=self.project, types=(
+            MemoryType.CONTEXT,), topic=EPISODE_TOPIC), limit=2000) if m.valid_to is None]
+        out: list[dict[str, str]] = []
+        for command, new in retired:
+            spelled = _spelling(command)
+            if not spelled:
+                continue
+            said = re.compile(rf"(?<![\w/-]){re.escape(spelled)}(?![\w/-])", re.I)
+            session = (new.metadata.get("provenance") or {}).get("session_id")
+            for turn in turns:
+                if (turn.id in closed or turn.created_at > new.created_at
+                        or (session and turn.metadata.get("session_id") == session)
+                        or not said.search(turn.content)):
+                    continue
+                self._supersede(new.id, turn.id, "what the user said here was replaced")
+                closed.add(turn.id)
+                out.append({"new": new.id, "old": turn.id})
         return out
 
     def supersede_dropped(self, fresh: list[Any], applied: list[Memory]
