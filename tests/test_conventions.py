@@ -33,6 +33,8 @@ RULES: list[tuple[str, list[str], str]] = [
     ("no more default exports", ["No more default exports"], "convention"),
     ("please keep functions under 50 lines", ["Keep functions under 50 lines"], "convention"),
     ("every PR needs a `CHANGELOG.md` entry", ["every PR", "CHANGELOG.md"], "convention"),
+    ("from now on colour output goes through anstream.", ["colour output", "anstream"],
+     "convention"),
     ("the rule here is: every PR needs a changelog entry", ["every PR", "changelog"],
      "convention"),
     ("In this repo we use uv, not pip.", ["Use uv", "not pip"], "convention"),

@@ -1982,7 +1982,9 @@ _TECH = re.compile(
     r"dockerfiles?|containers?|images?|probes?|limits?|diffs?|refactors?|screenshots?|"
     r"fixtures?|mocks?|snapshots?|assertions?|keywords?|headers?|parameters?|args?|"
     r"variables?|constants?|booleans?|structs?|traits?|interfaces?|generics?|async|sync|"
-    r"database|db|orm|server|client|frontend|backend|cli|shell|scripts?|makefile)\b)")
+    r"database|db|orm|server|client|frontend|backend|cli|shell|scripts?|makefile|"
+    r"outputs?|stdout|stderr|terminal|colou?rs?|styles?|flags?|options?|budgets?|"
+    r"bundles?|size)\b)")
 _ATTRIBUTED = re.compile(
     r"\b(?:keeps? saying|kept saying|said (?:that|we|to)|says (?:that|we)|asked|asks|"
     r"suggested|suggests|proposed|"
