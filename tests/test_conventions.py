@@ -35,6 +35,8 @@ RULES: list[tuple[str, list[str], str]] = [
     ("every PR needs a `CHANGELOG.md` entry", ["every PR", "CHANGELOG.md"], "convention"),
     ("from now on colour output goes through anstream.", ["colour output", "anstream"],
      "convention"),
+    ("ah. abort support is worth a few bytes. let's raise the size budget to 2.5 kB.",
+     ["size budget", "2.5 kB"], "decision"),
     ("the rule here is: every PR needs a changelog entry", ["every PR", "changelog"],
      "convention"),
     ("In this repo we use uv, not pip.", ["Use uv", "not pip"], "convention"),
@@ -288,6 +290,7 @@ NON_RULES: list[str] = [
 
 # (newer rule, older rule): the newer one replaces the older one.
 SUPERSEDES: list[tuple[str, str]] = [
+    ("let's raise the size budget to 2.5 kB.", "Keep the size budget under 2 kB, always."),
     ("Use pnpm instead of npm.", "Use npm for installs."),
     ("let's move to vitest", "We use jest for tests."),
     ("Use httpx.", "Use requests for HTTP calls."),

@@ -215,7 +215,8 @@ _VERBS = _CONV_VERBS | _TASK_VERBS
 _DECISION_VERB = (
     r"(?:pin|unpin|migrate|migrating|switch|switching|move|moving|adopt|adopting|replace|"
     r"replacing|standardi[sz]e|standardi[sz]ing|deprecate|deprecating|rip|ripping|ditch|"
-    r"ditching|drop|dropping|sunset|freeze|go|going|get rid)"
+    r"ditching|drop|dropping|sunset|freeze|go|going|get rid|raise|raising|lower|lowering|"
+    r"bump|bumping|increase|increasing|reduce|reducing)"
 )
 _ING_BASE = {
     "moving": "move", "switching": "switch", "migrating": "migrate", "dropping": "drop",
@@ -1039,6 +1040,9 @@ def _decision_imperative(c: _Clause, verb: str, start: int) -> _Hit | None:
                   or _is_plural(w.group("old").split()[-1])) and not _DEICTIC.search(m):
             return _Hit(c.raw, "decision", 0.7)
         return None
+    if verb in ("raise", "lower", "bump", "increase", "reduce"):
+        # a setting moved to a new value ("raise the size budget to 2.5 kB"): what holds now
+        return _Hit(c.raw, "decision", 0.7) if _SETTING_MOVED.match(f"{verb} {rest}") else None
     if verb in ("adopt", "standardize", "standardise", "unpin"):
         rest = re.sub(r"^on\s+", "", rest)
         if rest and rest.split()[0] not in _PRONOUNS:
@@ -1819,6 +1823,13 @@ def _primary_family(mask: str, tools: list[str]) -> str | None:
     return families[0]
 
 
+_SETTING_MOVED = re.compile(
+    r"(?:from now on,? )?(?:raise|lower|bump|increase|reduce)\s+(?:the|our)\s+"
+    r"(?P<what>(?:[\w-]+\s+){0,2}?(?:budget|limit|timeout|threshold|size|length|cap|"
+    r"max(?:imum)?|min(?:imum)?|coverage|retries|ttl|quota|pool size|workers|concurrency))"
+    r"\s+(?:to|up to|down to)\s+\S*\d")
+
+
 def _subject(text: str, facts: _Facts) -> str:
     """The subject key: a pinned package, a tool family, a style choice, a lexicon phrase,
     or the head noun."""
@@ -1832,6 +1843,9 @@ def _subject(text: str, facts: _Facts) -> str:
         return facts.family
     if facts.style:
         return facts.style[0]
+    setting = _SETTING_MOVED.match(mask)
+    if setting:  # "raise the size budget to 2.5 kB": the setting, by its head noun
+        return setting.group("what").split()[-1]
     pres = facts.prescribed
     for pattern, name in _SUBJECTS:
         if pattern.search(pres) or pattern.search(mask):
@@ -1892,7 +1906,7 @@ def _make_rule(hit: _Hit, clause: _Clause, said: str, speaker: str) -> Rule | No
     mask = _mask(text)
     replaces = _replaces(text) or _replaces(clause.raw)
     change = bool(clause.change or _CHANGE.search(mask) or _CHANGE.search(clause.mask)
-                  or _CHANGE_STATEMENT.search(mask))
+                  or _CHANGE_STATEMENT.search(mask) or _SETTING_MOVED.match(mask))
     facts = _facts(text)
     subject = _subject(text, facts)
     terms = frozenset(_term_list(text))
@@ -2408,7 +2422,10 @@ def _setting_changed(new: Rule, old: Rule) -> bool:
 
 
 _SETTING_SUBJECTS = frozenset({"line length", "indentation", "coverage", "test timeout",
-                               "python", "node", "python version", "node version"})
+                               "python", "node", "python version", "node version",
+                               # the head nouns of settings moved to a value (_SETTING_MOVED)
+                               "budget", "limit", "timeout", "threshold", "cap", "ttl",
+                               "quota", "retries", "concurrency", "workers", "size"})
 
 
 _GENERAL_SCOPE = frozenset({"manag", "management", "handl", "work", "everyth", "everything",
