@@ -219,3 +219,26 @@ def test_a_session_the_client_never_ended_is_still_learned_from(env, project) ->
 
     assert detached.pending(env["KENNING_DB"]) == []  # nothing queued a second time
     assert len(_lessons(env, project)) == 1
+
+
+def test_a_stated_change_ends_the_earlier_words_that_named_what_it_drops(env, project) -> None:
+    """"scratch the assert_cmd + predicates checks": what the user said in an earlier session
+    about testing through assert_cmd is no longer shown as current; what they said about
+    something else stays."""
+    old_way = ("and re tests: the way we do things here is end-to-end through the binary in "
+               "tests/cli.rs, assert_cmd plus predicates, rather than unit tests poking at "
+               "render(). keeps us honest about what people actually see.")
+    other = "the table should show local wall-clock time, HH:MM:SS, that's all"
+    _end(env, project, "s-1", old_way, other)
+    _end(env, project, "s-2", "so I'd like to change how we test output: scratch the "
+         "assert_cmd + predicates checks for anything that prints. from now on CLI output "
+         "tests are insta snapshots (insta-cmd).")
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        now = k.clock()
+        said = {m.content: m for m in k.list(limit=None, types="context")}
+        assert not said[old_way].current_at(now)
+        assert said[other].current_at(now)
+        [scratch] = [m for m in k.list(limit=None, types=["preference", "decision"])
+                     if "scratch the assert_cmd" in m.summary]
+        assert said[old_way].superseded_by == scratch.id

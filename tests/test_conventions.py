@@ -649,3 +649,10 @@ def test_a_toolchain_pick_is_not_the_sub_command() -> None:
 
     assert command_key("cargo +1.74 check --all-targets") == ("cargo", "check")
     assert same_task(command_key("cargo +1.80 check"), command_key("cargo +1.74 check"))
+
+
+def test_scratching_something_states_a_change() -> None:
+    rule = only_rule("so I'd like to change how we test output: scratch the assert_cmd + "
+                     "predicates checks for anything that prints.")
+    assert rule.change
+    assert find_rules("rewrite the parser from scratch, please") == []

@@ -708,6 +708,12 @@ def _tool_mentions(raw: str) -> list[tuple[int, str]]:
     return out
 
 
+def tool_mentions(text: str) -> list[str]:
+    """The tools ``text`` names, each once, in order (English words that are also tool names
+    count only where the text uses them as tools)."""
+    return list(dict.fromkeys(tool for _, tool in _tool_mentions(text)))
+
+
 def _style_mentions(raw: str) -> list[str]:
     return [m.group(1).lower() for m in _STYLE_RE.finditer(raw)]
 
@@ -1547,7 +1553,8 @@ _CHANGE = re.compile(
     r"\bmov(?:e|ing|ed)\s+(?:\w+\s+)?(?:over\s+)?(?:to|from|away from|off)\b|"
     r"\bmigrat\w*\s+(?:\w+\s+)?(?:to|from|off)\b|\breplac\w*\s+.+?\s+with\b|\bstop\s+\w+ing\b|"
     r"\bagain\b|\bno more\b|\bdrop(?:ping)? support\b|\brip(?:ping)? out\b|\bditch\w*\b|"
-    r"\bget rid of\b|\bdeprecated\b|\bin favou?r of\b|\bnot\s+.{1,40}?\bany (?:more|longer)\b")
+    r"\bget rid of\b|\bdeprecated\b|\bin favou?r of\b|\bnot\s+.{1,40}?\bany (?:more|longer)\b|"
+    r"(?<!from )\bscratch\b(?! (?:file|dir|directory|space|pad|buffer|org|build)s?\b)")
 
 
 def _clean_old(old: str) -> str | None:

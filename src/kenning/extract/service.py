@@ -48,6 +48,30 @@ def _named_checks(text: str) -> list[Any]:
     return list(found.values())
 
 
+# What a stated change drops runs from its cue to the end of the clause.
+_DROPPED = re.compile(r"\b(?:scratch|drop|ditch|no longer (?:want|use|need)|no more|get rid of|"
+                      r"rip out|stop using|instead of|rather than|away from|replac(?:e|ing))\s+"
+                      r"(?P<what>[^.;:!?]{2,160})", re.I)
+# A name in it: code, or a technical token (assert_cmd, owo-colors, --color, tests/cli.rs).
+_NAME = re.compile(r"`([^`]{2,60})`|(?<![\w-])(--[a-z][\w-]+|[a-z][\w.+]*[_./+-][\w.+/-]*\w)")
+
+
+def dropped_names(text: str) -> list[str]:
+    """The names a stated change drops ("scratch the assert_cmd + predicates checks" ->
+    ``assert_cmd``): code and technical tokens after its cue, and the tools named there."""
+    from kenning.extract.conventions import tool_mentions
+
+    out: list[str] = []
+    for m in _DROPPED.finditer(text):
+        what = m.group("what")
+        if m.group(0).lower().startswith("replac"):
+            what = re.split(r"\s+with\s+", what, maxsplit=1)[0]  # "replace X with Y": X
+        out += [a or b for a, b in _NAME.findall(what)]
+        out += tool_mentions(m.group(0)[: m.start("what") - m.start()] + what)
+    # a bare `make` or `just` would end every turn that says "make sure"
+    return list(dict.fromkeys(n for n in out if len(n) >= 3 and n.lower() not in _PLAIN_WORDS))
+
+
 def _spelling(command: str) -> str:
     """How a person names a command in a sentence: its words before the first option, path or
     file name (``npx jest --coverage`` -> ``npx jest``, ``go test ./...`` -> ``go test``)."""
@@ -181,6 +205,7 @@ class ExtractionService:
         if apply:
             replaced += self.supersede_commands(fresh, applied[: len(fresh)])
             replaced += self.supersede_dropped(fresh, applied[: len(fresh)])
+            replaced += self.retire_dropped_said(fresh, applied[: len(fresh)])
         kept: list[Memory] = []
         if apply and tr is not None and episodes is not None and episodes.keep:
             kept = self._remember_many(episode_items(
@@ -314,6 +339,40 @@ class ExtractionService:
                 if (turn.id in closed or turn.created_at > new.created_at
                         or (session and turn.metadata.get("session_id") == session)
                         or not said.search(turn.content)):
+                    continue
+                self._supersede(new.id, turn.id, "what the user said here was replaced")
+                closed.add(turn.id)
+                out.append({"new": new.id, "old": turn.id})
+        return out
+
+    def retire_dropped_said(self, fresh: list[Any], applied: list[Memory]
+                            ) -> list[dict[str, str]]:
+        """A stated change that drops something by name ("scratch the assert_cmd + predicates
+        checks", "use bun instead of pnpm") ends the user's words of earlier sessions that
+        name it: kept as what the user said, they would present the old way as current.
+        ``{"new": id, "old": id}`` per replacement."""
+        from kenning.weights import EPISODE_TOPIC
+
+        if self._supersede is None:
+            return []
+        drops = [(names, m) for c, m in zip(fresh, applied, strict=False)
+                 if m.is_new and isinstance(c.extra.get("rule"), dict)
+                 and c.extra["rule"].get("change")
+                 and (names := dropped_names(str(c.extra["rule"].get("text") or "")))]
+        if not drops:
+            return []
+        turns = [m for m in self.store.list(Filters(project=self.project, types=(
+            MemoryType.CONTEXT,), topic=EPISODE_TOPIC), limit=2000) if m.valid_to is None]
+        out: list[dict[str, str]] = []
+        closed: set[str] = set()
+        for names, new in drops:
+            named = re.compile("|".join(rf"(?<![\w/-]){re.escape(n)}(?![\w/-])"
+                                        for n in names), re.I)
+            session = (new.metadata.get("provenance") or {}).get("session_id")
+            for turn in turns:
+                if (turn.id in closed or turn.created_at > new.created_at
+                        or (session and turn.metadata.get("session_id") == session)
+                        or not named.search(turn.content)):
                     continue
                 self._supersede(new.id, turn.id, "what the user said here was replaced")
                 closed.add(turn.id)
