@@ -229,10 +229,13 @@ def test_a_stated_change_ends_the_earlier_words_that_named_what_it_drops(env, pr
                "tests/cli.rs, assert_cmd plus predicates, rather than unit tests poking at "
                "render(). keeps us honest about what people actually see.")
     other = "the table should show local wall-clock time, HH:MM:SS, that's all"
-    _end(env, project, "s-1", old_way, other)
+    colours = ("I'd like you to use owo-colors for the level column, it's tiny and has no "
+               "deps.")
+    _end(env, project, "s-1", old_way, other, colours)
     _end(env, project, "s-2", "so I'd like to change how we test output: scratch the "
          "assert_cmd + predicates checks for anything that prints. from now on CLI output "
-         "tests are insta snapshots (insta-cmd).")
+         "tests are insta snapshots (insta-cmd).", "and we no longer want owo-colors plus our "
+         "own detection: from now on colour output goes through anstream.")
     with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
                  embedder=None) as k:
         now = k.clock()
@@ -242,3 +245,6 @@ def test_a_stated_change_ends_the_earlier_words_that_named_what_it_drops(env, pr
         [scratch] = [m for m in k.list(limit=None, types=["preference", "decision"])
                      if "scratch the assert_cmd" in m.summary]
         assert said[old_way].superseded_by == scratch.id
+        [owo] = [m for m in k.list(limit=None, types=["preference", "decision"])
+                 if m.summary.startswith("Use owo-colors")]
+        assert not owo.current_at(now) and not said[colours].current_at(now)

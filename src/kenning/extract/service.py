@@ -348,9 +348,10 @@ class ExtractionService:
     def retire_dropped_said(self, fresh: list[Any], applied: list[Memory]
                             ) -> list[dict[str, str]]:
         """A stated change that drops something by name ("scratch the assert_cmd + predicates
-        checks", "use bun instead of pnpm") ends the user's words of earlier sessions that
-        name it: kept as what the user said, they would present the old way as current.
-        ``{"new": id, "old": id}`` per replacement."""
+        checks", "we no longer want owo-colors") ends what prescribes it: the rules and
+        decisions that name it (not as something to drop) and the user's words of earlier
+        sessions that name it, which, kept as what the user said, would present the old way as
+        current. ``{"new": id, "old": id}`` per replacement."""
         from kenning.weights import EPISODE_TOPIC
 
         if self._supersede is None:
@@ -363,9 +364,23 @@ class ExtractionService:
             return []
         turns = [m for m in self.store.list(Filters(project=self.project, types=(
             MemoryType.CONTEXT,), topic=EPISODE_TOPIC), limit=2000) if m.valid_to is None]
+        rules = [m for m in self.store.list(Filters(project=self.project, types=(
+            MemoryType.PREFERENCE, MemoryType.DECISION)), limit=500) if m.valid_to is None]
+        fresh_ids = {m.id for m in applied}
         out: list[dict[str, str]] = []
         closed: set[str] = set()
         for names, new in drops:
+            for old in rules:
+                found = [f for n in names if (f := re.search(
+                    rf"(?<![\w/-]){re.escape(n)}(?![\w/-])", old.summary, re.I))]
+                if (old.id in closed or old.id in fresh_ids or not found
+                        or old.created_at > new.created_at
+                        or any(_DROP_CUE.search(old.summary[max(0, f.start() - 25):f.start()]
+                                                .lower()) for f in found)):
+                    continue
+                self._supersede(new.id, old.id, f"changed: {new.summary[:120]}")
+                closed.add(old.id)
+                out.append({"new": new.id, "old": old.id})
             named = re.compile("|".join(rf"(?<![\w/-]){re.escape(n)}(?![\w/-])"
                                         for n in names), re.I)
             session = (new.metadata.get("provenance") or {}).get("session_id")
