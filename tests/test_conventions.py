@@ -656,3 +656,12 @@ def test_scratching_something_states_a_change() -> None:
                      "predicates checks for anything that prints.")
     assert rule.change
     assert find_rules("rewrite the parser from scratch, please") == []
+
+
+def test_what_the_user_said_is_quoted_once() -> None:
+    """A rule after its header's colon is quoted as the sentence, not the sentence and then
+    its second half again."""
+    [rule] = find_rules("going forward: tests are `uv run pytest`, and lint is `uv run ruff "
+                        "check .`.")
+    assert rule.said == ("going forward: tests are `uv run pytest`, and lint is `uv run ruff "
+                         "check .`.")

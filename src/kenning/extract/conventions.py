@@ -2266,7 +2266,9 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
     out: list[Rule] = []
     seen: set[str] = set()
     for piece in _pieces(text):
-        said = piece.raw if not piece.context else f"{piece.context} {piece.raw}"
+        said = piece.raw
+        if piece.context:  # the header it sits under, once (the header's own rest is in it)
+            said = piece.context if piece.raw in piece.context else f"{piece.context} {piece.raw}"
         for rule in _read(piece.raw, piece.header, speaker, piece.change):
             if said != piece.raw:
                 rule = Rule(rule.kind, rule.text, _clip(said, MAX_SAID), rule.subject,
