@@ -665,3 +665,18 @@ def test_what_the_user_said_is_quoted_once() -> None:
                         "check .`.")
     assert rule.said == ("going forward: tests are `uv run pytest`, and lint is `uv run ruff "
                          "check .`.")
+
+
+def test_a_change_after_a_sentence_that_only_drops_quotes_both() -> None:
+    """"so scratch the skip(st) rule. from now on handlers get ...": the change carries what
+    it drops in the user's words, so what prescribed it can be ended."""
+    from kenning.extract.service import dropped_names
+
+    [rule] = find_rules("security flagged the create_item span. so scratch the skip(st) rule. "
+                        "from now on handlers get #[instrument(skip_all, fields(...))].")
+    assert rule.change and rule.said.startswith("so scratch the skip(st) rule. from now on")
+    assert dropped_names(f"{rule.text} {rule.said}") == ["skip(st)"]
+    assert dropped_names("Use bun instead of pnpm; we no longer want owo-colors, scratch the "
+                         "--color flag") == ["pnpm", "owo-colors", "--color"]
+    assert dropped_names("Replace structlog with stdlib logging") == ["structlog"]
+    assert dropped_names("Tests are `uv run pytest` instead of make test") == []

@@ -374,7 +374,7 @@ def rule_candidate(rule: Any, provenance: dict[str, Any], speaker: str) -> Candi
 def _rule_data(rule: Any, speaker: str) -> dict[str, Any]:
     """What a memory keeps of the rule it states (``metadata["rule"]``): enough to tell later
     whether another rule replaces it."""
-    return {"kind": rule.kind, "text": rule.text, "subject": rule.subject,
+    return {"kind": rule.kind, "text": rule.text, "said": rule.said, "subject": rule.subject,
             "terms": sorted(rule.terms), "change": rule.change, "replaces": rule.replaces,
             "speaker": speaker}
 

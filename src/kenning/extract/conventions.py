@@ -2265,11 +2265,16 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
     message yields only decisions it commits to, at lower confidence."""
     out: list[Rule] = []
     seen: set[str] = set()
+    dropped = ""  # a sentence that only drops something ("so scratch the skip(st) rule.")
     for piece in _pieces(text):
         said = piece.raw
         if piece.context:  # the header it sits under, once (the header's own rest is in it)
             said = piece.context if piece.raw in piece.context else f"{piece.context} {piece.raw}"
-        for rule in _read(piece.raw, piece.header, speaker, piece.change):
+        found = _read(piece.raw, piece.header, speaker, piece.change)
+        if dropped and found and all(r.change for r in found):
+            said = f"{dropped} {said}"  # the change says what it drops, in the user's words
+        dropped = "" if found or not _DROP_ONLY.match(_mask(piece.raw)) else piece.raw.strip()
+        for rule in found:
             if said != piece.raw:
                 rule = Rule(rule.kind, rule.text, _clip(said, MAX_SAID), rule.subject,
                             rule.terms, rule.change, rule.replaces, rule.confidence)
@@ -2278,6 +2283,10 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
                 seen.add(key)
                 out.append(rule)
     return _joined_changes(out)
+
+
+_DROP_ONLY = re.compile(r"(?:so|and|ok|okay|right|also)?[\s,]*(?:scratch|drop|ditch|forget|"
+                        r"no more|get rid of|rip out)\b")
 
 
 def _joined_changes(rules: list[Rule]) -> list[Rule]:

@@ -52,8 +52,10 @@ def _named_checks(text: str) -> list[Any]:
 _DROPPED = re.compile(r"\b(?:scratch|drop|ditch|no longer (?:want|use|need)|no more|get rid of|"
                       r"rip out|stop using|instead of|rather than|away from|replac(?:e|ing))\s+"
                       r"(?P<what>[^.;:!?]{2,160})", re.I)
-# A name in it: code, or a technical token (assert_cmd, owo-colors, --color, tests/cli.rs).
-_NAME = re.compile(r"`([^`]{2,60})`|(?<![\w-])(--[a-z][\w-]+|[a-z][\w.+]*[_./+-][\w.+/-]*\w)")
+# A name in it: code, or a technical token (assert_cmd, owo-colors, --color, skip(st),
+# tests/cli.rs).
+_NAME = re.compile(r"`([^`]{2,60})`|(?<![\w-])(--[a-z][\w-]+|[a-z]\w*\([\w, ]{1,30}\)|"
+                   r"[a-z][\w.+]*[_./+-][\w.+/-]*\w)")
 
 
 def dropped_names(text: str) -> list[str]:
@@ -359,7 +361,8 @@ class ExtractionService:
         drops = [(names, m) for c, m in zip(fresh, applied, strict=False)
                  if m.is_new and isinstance(c.extra.get("rule"), dict)
                  and c.extra["rule"].get("change")
-                 and (names := dropped_names(str(c.extra["rule"].get("text") or "")))]
+                 and (names := dropped_names(str(c.extra["rule"].get("text") or "") + " \n "
+                                             + str(c.extra["rule"].get("said") or "")))]
         if not drops:
             return []
         turns = [m for m in self.store.list(Filters(project=self.project, types=(
