@@ -680,3 +680,13 @@ def test_a_change_after_a_sentence_that_only_drops_quotes_both() -> None:
                          "--color flag") == ["pnpm", "owo-colors", "--color"]
     assert dropped_names("Replace structlog with stdlib logging") == ["structlog"]
     assert dropped_names("Tests are `uv run pytest` instead of make test") == []
+
+
+def test_a_rule_that_points_back_is_joined_to_the_one_it_needs() -> None:
+    """"... without one": the second rule means nothing alone, so it is kept with the first;
+    a number ("without one approval") is not a pointer."""
+    [rule] = find_rules("the standard here is every route declares a response_model, so a small "
+                        "schema please. we don't return bare dicts or ORM rows without one.")
+    assert rule.text == ("Every route declares a response_model; don't return bare dicts or ORM "
+                         "rows without one.")
+    assert len(find_rules("never merge a PR without one approval. always squash.")) == 2

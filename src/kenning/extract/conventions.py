@@ -2282,7 +2282,32 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
             if key not in seen:
                 seen.add(key)
                 out.append(rule)
-    return _joined_changes(out)
+    return _joined_references(_joined_changes(out))
+
+
+# A rule that points back at the one before it ("... without one;", "... with it.").
+_POINTS_BACK = re.compile(r"\b(?:without|with|for|in|from|like|using|of)\s+(?:one|it|them|"
+                          r"that one|those)\s*(?:[;,.!)]|$)")
+
+
+def _joined_references(rules: list[Rule]) -> list[Rule]:
+    """A rule that only makes sense with the one before it ("every route declares a
+    response_model. we don't return bare dicts or ORM rows without one") joined to it: one
+    rule, so the second is never shown without what "one" is."""
+    out: list[Rule] = []
+    for rule in rules:
+        prev = out[-1] if out else None
+        if prev is not None and _POINTS_BACK.search(_mask(rule.text)):
+            said = prev.said if rule.said in prev.said else f"{prev.said} {rule.said}"
+            kind: Literal["convention", "decision"] = (
+                "decision" if "decision" in (prev.kind, rule.kind) else "convention")
+            out[-1] = Rule(kind, prev.text.rstrip(".") + "; " + rule.text[:1].lower()
+                           + rule.text[1:], _clip(said, MAX_SAID), prev.subject,
+                           prev.terms | rule.terms, prev.change or rule.change,
+                           prev.replaces or rule.replaces, max(prev.confidence, rule.confidence))
+            continue
+        out.append(rule)
+    return out
 
 
 _DROP_ONLY = re.compile(r"(?:so|and|ok|okay|right|also)?[\s,]*(?:scratch|drop|ditch|forget|"
