@@ -35,6 +35,11 @@ RULES: list[tuple[str, list[str], str]] = [
     ("every PR needs a `CHANGELOG.md` entry", ["every PR", "CHANGELOG.md"], "convention"),
     ("from now on colour output goes through anstream.", ["colour output", "anstream"],
      "convention"),
+    ("could you add a dedicated error? the way errors work in this lib: everything we throw "
+     "extends RetrywellError and carries a string `code`.", ["extends RetrywellError", "code"],
+     "convention"),
+    ("every handler we add returns a `Result`, no panics", ["every handler", "Result"],
+     "convention"),
     ("ah. abort support is worth a few bytes. let's raise the size budget to 2.5 kB.",
      ["size budget", "2.5 kB"], "decision"),
     ("the rule here is: every PR needs a changelog entry", ["every PR", "changelog"],
@@ -177,6 +182,8 @@ RULES: list[tuple[str, list[str], str]] = [
 # Questions, hypotheticals, reports, pleasantries and one-off requests: never rules.
 NON_RULES: list[str] = [
     "Always happy to help.",
+    "everything we tried was slow",
+    "everything we ship has broken lately, ugh",
     # what someone needs is a feature asked for, not a rule (every PR needing one is)
     "first real task of the sprint: mobile needs GET /orders?customer_id=… with paging.",
     "finance needs a `/reports/monthly` CSV export by Friday.",

@@ -324,7 +324,8 @@ _STRONG_HEADER = re.compile(
     r"going forward|from now on|moving forward|in (?:this|our) (?:repo|repository|project|"
     r"codebase)|for (?:this|our) (?:repo|repository|project|codebase)|policy|policies|"
     r"ground rules|do'?s and don'?ts|keep in mind|remember|always|never|avoid|please follow|"
-    r"norms|principles|expectations|instructions for (?:you|working))\b", re.I)
+    r"norms|principles|expectations|instructions for (?:you|working)|"
+    r"the way (?:\w+ ){1,2}works?(?: here| in this \w+)?)\b", re.I)
 _CHANGE_HEADER = re.compile(r"\b(?:from now on|going forward|moving forward|change of plan)\b",
                             re.I)
 
@@ -2255,8 +2256,29 @@ def _frames(c: _Clause, header: str | None) -> _Hit | None:
     hit = _modal_frame(c)
     if hit is not None:
         return hit
+    hit = _what_we_make_frame(c)
+    if hit is not None:
+        return hit
     hit = _np_bullet(c, header)
     return hit
+
+
+# "everything we throw extends RetrywellError", "every handler we add returns a Result": what
+# the project makes, described once for every instance.
+_WHAT_WE_MAKE = re.compile(
+    r"^(?:every|each|all|everything|anything)(?:\s+[a-z_]+){0,2}?\s+(?:that\s+)?(?:we|you)\s+"
+    r"(?:throw|raise|return|write|add|create|export|expose|emit|log|store|publish|ship|build|"
+    r"define|register|send)\s+(?:(?:always|must|should|has to|have to)\s+)?"
+    r"(?P<verb>extends?|implements?|inherits?|derives?|carries|carry|returns?|uses?|has|have|"
+    r"goes|go|lives?|includes?|gets?|takes?|wraps?|follows?|starts?|ends?|needs?|is|are)\b"
+    r"\s+\S")
+
+
+def _what_we_make_frame(c: _Clause) -> _Hit | None:
+    """A property of everything of a kind the project makes, stated as a description."""
+    if not _WHAT_WE_MAKE.match(c.mask) or _REPORT_TAIL.search(c.mask):
+        return None
+    return _Hit(c.raw, "convention", 0.7)
 
 
 def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> list[Rule]:
