@@ -412,9 +412,15 @@ class SessionService:
                 found = e.data.get("transcript")
                 if isinstance(found, str) or e.session_id not in transcripts:
                     transcripts[e.session_id] = found if isinstance(found, str) else None
+        if not transcripts:
+            return []
+        # one read for the ends (most sessions have one), then one per session without
+        ended = {e.session_id for e in self.store.session_events(
+            kinds=["end"], project=self.project, limit=1000, newest_first=True)}
         out: list[dict[str, Any]] = []
         for sid, transcript in transcripts.items():
-            if self.store.session_events(session_id=sid, kinds=["end"], limit=1):
+            if sid in ended or self.store.session_events(session_id=sid, kinds=["end"],
+                                                         limit=1):
                 continue
             last = self.store.session_events(session_id=sid, limit=1, newest_first=True)
             if last and now - last[0].at_ms >= idle_ms:
