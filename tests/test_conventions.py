@@ -40,6 +40,9 @@ RULES: list[tuple[str, list[str], str]] = [
      "convention"),
     ("every handler we add returns a `Result`, no panics", ["every handler", "Result"],
      "convention"),
+    ("it's a tiny retry library on npm. it has zero runtime dependencies and it has to stay "
+     "that way, people run it in edge runtimes.", ["zero runtime dependencies", "stay that way"],
+     "convention"),
     ("ah. abort support is worth a few bytes. let's raise the size budget to 2.5 kB.",
      ["size budget", "2.5 kB"], "decision"),
     ("the rule here is: every PR needs a changelog entry", ["every PR", "changelog"],
@@ -183,6 +186,7 @@ RULES: list[tuple[str, list[str], str]] = [
 NON_RULES: list[str] = [
     "Always happy to help.",
     "everything we tried was slow",
+    "is it fast and does it have to stay that way?",
     "everything we ship has broken lately, ugh",
     # what someone needs is a feature asked for, not a rule (every PR needing one is)
     "first real task of the sprint: mobile needs GET /orders?customer_id=… with paging.",

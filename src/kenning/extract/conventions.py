@@ -2079,10 +2079,31 @@ def _read(raw: str, header: str | None, speaker: str, piece_change: bool) -> lis
     return [rule] if rule is not None else []
 
 
+# "... and it has to stay that way", "keep it that way": what the sentence describes is a rule.
+_STAY = re.compile(r"(?:,|\band)\s+(?:it|this|that|they)\s+(?:has to|have to|must|should|needs? "
+                   r"to)\s+(?:stay|remain)\s+(?:that way|like that|so)\b|[,;]\s*(?:and\s+)?"
+                   r"(?:let'?s\s+|please\s+)?keep (?:it|them) that way\b")
+
+
+def _kept_as_is(raw: str) -> Rule | None:
+    """A description the user says must stay true ("it has zero runtime dependencies and it
+    has to stay that way"): the whole sentence is the rule."""
+    c = _Clause(raw)
+    _strip_leads(c)
+    m = c.mask
+    stay = _STAY.search(m)
+    if stay is None or stay.start() < 12 or m.endswith("?") or _HYPOTHETICAL.search(m):
+        return None
+    return _make_rule(_Hit(c.raw, "convention", 0.7), c, raw, "user")
+
+
 def _read_shapes(raw: str, header: str | None, speaker: str, piece_change: bool) -> list[Rule]:
     """The rules the sentence shapes above read in one sentence."""
     clause = _Clause(raw)
     if speaker == "user":
+        kept = _kept_as_is(raw)
+        if kept is not None:
+            return [kept]
         rule = _read_clause(clause, header, speaker, raw, piece_change)
         mask = clause.mask
         parts = [p for p in _SPLIT_CLAUSES.split(mask)]
