@@ -40,6 +40,10 @@ RULES: list[tuple[str, list[str], str]] = [
      "convention"),
     ("every handler we add returns a `Result`, no panics", ["every handler", "Result"],
      "convention"),
+    ("hmm, one thing that bugs me: please never log from library code. a console.warn ends "
+     "up in their logs forever.", ["never log", "library code"], "convention"),
+    ("so scratch that on parquet: from now on CSV is the default output for our commands; "
+     "keep parquet behind `--format parquet`.", ["CSV is the default output"], "convention"),
     ("it's a tiny retry library on npm. it has zero runtime dependencies and it has to stay "
      "that way, people run it in edge runtimes.", ["zero runtime dependencies", "stay that way"],
      "convention"),
@@ -186,6 +190,7 @@ RULES: list[tuple[str, list[str], str]] = [
 NON_RULES: list[str] = [
     "Always happy to help.",
     "everything we tried was slow",
+    "quick question: should we use pnpm?",
     "is it fast and does it have to stay that way?",
     "everything we ship has broken lately, ugh",
     # what someone needs is a feature asked for, not a rule (every PR needing one is)

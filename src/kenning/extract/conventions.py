@@ -2314,6 +2314,13 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
         if piece.context:  # the header it sits under, once (the header's own rest is in it)
             said = piece.context if piece.raw in piece.context else f"{piece.context} {piece.raw}"
         found = _read(piece.raw, piece.header, speaker, piece.change)
+        head, colon, rest = piece.raw.partition(": ")
+        if colon and rest.strip() and len(head.split()) <= 8 and "`" not in head:
+            # a lead-in before a colon ("one thing that bugs me: please never log from library
+            # code") can hide what follows it from the sentence shapes: read the rest alone too
+            alone = _read(rest, piece.header, speaker, piece.change)
+            if len(alone) > len(found):
+                found = alone
         if dropped and found and all(r.change for r in found):
             said = f"{dropped} {said}"  # the change says what it drops, in the user's words
         dropped = "" if found or not _DROP_ONLY.match(_mask(piece.raw)) else piece.raw.strip()
