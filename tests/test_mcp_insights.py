@@ -124,3 +124,13 @@ def test_insights_cli(cli_env: dict[str, str], tmp_path) -> None:
     text = subprocess.run([*kenning_command(), "insights"], env=cli_env, capture_output=True,
                           text=True, timeout=120).stdout
     assert "Fix cart tax rounding ✗" in text and "next     Add property tests" in text
+
+
+def test_a_client_session_uuid_is_named_by_its_first_eight_characters() -> None:
+    from kenning.insights import SessionInsight
+
+    uuid = "44a9478c-c10b-467d-8911-fbb428569216"
+    assert SessionInsight(session=uuid, task="switch the retry tests to fake timers").to_text() \
+        .startswith("Session insight (44a9478c): switch the retry tests")
+    assert SessionInsight(session="nightly-run-7", task="x").to_text().startswith(
+        "Session insight (nightly-run-7): x")

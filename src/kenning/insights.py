@@ -133,8 +133,10 @@ class SessionInsight:
     def to_text(self) -> str:
         """Readable (and searchable) content of the session_insight memory."""
         head = "Session insight"
-        if self.session:
-            head += f" ({self.session})"
+        if self.session:  # a client's session uuid by its first 8 characters, as elsewhere
+            short = self.session[:8] if len(self.session) == 36 and self.session.count(
+                "-") == 4 else self.session
+            head += f" ({short})"
         if self.task:
             head += f": {self.task}"
         if self.success is not None:
