@@ -40,6 +40,12 @@ RULES: list[tuple[str, list[str], str]] = [
      "convention"),
     ("every handler we add returns a `Result`, no panics", ["every handler", "Result"],
      "convention"),
+    ("heads up, this repo is pnpm only, please don't ever run npm or yarn in here",
+     ["pnpm only"], "convention"),
+    ("commit subjects start with the package or area, Go style: `cmd/deploy: …`",
+     ["Commit subjects start with the package"], "convention"),
+    ("and one thing that bugs me: make sure errors in commands raise click.ClickException.",
+     ["errors in commands raise click.ClickException"], "convention"),
     ("hmm, one thing that bugs me: please never log from library code. a console.warn ends "
      "up in their logs forever.", ["never log", "library code"], "convention"),
     ("so scratch that on parquet: from now on CSV is the default output for our commands; "
@@ -191,6 +197,9 @@ NON_RULES: list[str] = [
     "Always happy to help.",
     "everything we tried was slow",
     "quick question: should we use pnpm?",
+    "make sure the tests pass",
+    "the logs start with a warning, weird",
+    "this app is a one-off",
     "is it fast and does it have to stay that way?",
     "everything we ship has broken lately, ugh",
     # what someone needs is a feature asked for, not a rule (every PR needing one is)

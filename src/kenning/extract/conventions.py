@@ -761,6 +761,7 @@ _MODAL_SUBJ = re.compile(
     r"(?:should|must|shall|need to|needs to|have to|has to) (?:always|never|not|only|all)|"
     r"(?:always|never|only)|are not to|mustn'?t|shouldn'?t|get|gets|go|goes|live|lives|"
     r"belong|belongs|stay|stays|can no longer|may not|cannot|can'?t|won'?t|will|follow|follows|"
+    r"(?:start|starts|begin|begins|end|ends) with|"
     r"no longer (?:need|needs|require|requires|have to|has to)|(?:don'?t|do not|doesn'?t|"
     r"does not) (?:need|have) to|"
     r"use|uses|(?:are|is) (?:not |never |always |only )?(?:allowed|required|mandatory|forbidden|"
@@ -933,6 +934,8 @@ def _imperative(c: _Clause, header: str | None) -> _Hit | None:
         conf = 0.7
     elif _rule_object(m, start, verb, c.raw):
         conf = 0.65 if verb in ("prefer", "avoid", "favor", "favour", "stick") else 0.6
+    elif verb == "make sure" and _GENERIC_CLAUSE.match(m[start:]):
+        conf = 0.65  # "make sure errors in commands raise ClickException": every such thing
     elif verb == "keep" and re.match(
             r"\s+(?:the\s+|our\s+|all\s+)?(?!(?:pr|diff|change|commit|function|file|patch|fix|"
             r"message|response|answer|summary|output|reply|explanation|test|branch)\b)"
@@ -962,6 +965,15 @@ def _imperative(c: _Clause, header: str | None) -> _Hit | None:
     if verb in ("use", "prefer") and _decision_family(c.raw):
         kind = "decision"
     return _Hit(c.raw, kind, conf)
+
+
+# "errors in commands raise ...", "new endpoints have ...": a bare plural subject (no article,
+# so every one of them) and a verb in the present.
+_GENERIC_CLAUSE = re.compile(
+    r"\s+(?!(?:the|this|that|these|those|it|you|we|i|they|my|your)\b)(?:[a-z_]+\s+){0,2}?"
+    r"[a-z_]+s\s+(?:(?:in|of|from|for|on)\s+(?:[a-z_]+\s+){0,1}?[a-z_]+\s+)?"
+    r"(?:always\s+)?(?:raise|return|use|have|go|get|carry|include|log|call|follow|start|end|"
+    r"stay|are|do|don'?t|never|only)\b")
 
 
 _REFACTOR_VERBS = frozenset({"rename", "remove", "delete", "update", "fix", "convert", "refactor",
@@ -1942,6 +1954,8 @@ def _clip(text: str, limit: int) -> str:
 _SPLIT_CLAUSES = re.compile(r";\s+|,?\s+and\s+(?:also\s+)?(?=(?:always|never|don'?t|do not|"
                             r"please|make sure|prefer|avoid|keep|use|we|our|no more)\b)|"
                             r",\s+(?:also|plus)\s+|"
+                            r",\s+(?=(?:please\s+(?:don'?t|do not|never|always|make sure|use)|"
+                            r"don'?t ever|do not ever|never ever)\b)|"
                             r",\s+so\s+(?=(?:from now on|going forward|moving forward|always|"
                             r"never|please|make sure|use|prefer|we)\b)")
 
@@ -2295,8 +2309,17 @@ _WHAT_WE_MAKE = re.compile(
     r"\s+\S")
 
 
+# "this repo is pnpm only", "the app is ESM-only": the one tool or form the project allows.
+_ONLY_HERE = re.compile(r"^(?:this|our|the)\s+(?:repo|repository|project|codebase|code base|"
+                        r"monorepo|package|app|library|lib|service)\s+is\s+(?:an?\s+)?"
+                        r"[\w.@/+-]+[- ]only\b")
+
+
 def _what_we_make_frame(c: _Clause) -> _Hit | None:
-    """A property of everything of a kind the project makes, stated as a description."""
+    """A property of everything of a kind the project makes, stated as a description, or the
+    one tool the project allows ("this repo is pnpm only")."""
+    if _ONLY_HERE.match(c.mask):
+        return _Hit(c.raw, "convention", 0.7)
     if not _WHAT_WE_MAKE.match(c.mask) or _REPORT_TAIL.search(c.mask):
         return None
     return _Hit(c.raw, "convention", 0.7)
