@@ -40,6 +40,9 @@ RULES: list[tuple[str, list[str], str]] = [
      "convention"),
     ("every handler we add returns a `Result`, no panics", ["every handler", "Result"],
      "convention"),
+    ("and please don't ever paper over this kind of thing with an ignore in filterwarnings: "
+     "warnings-as-errors is there on purpose, it's how we found out today",
+     ["paper over", "filterwarnings"], "convention"),
     ("heads up, this repo is pnpm only, please don't ever run npm or yarn in here",
      ["pnpm only"], "convention"),
     ("commit subjects start with the package or area, Go style: `cmd/deploy: …`",

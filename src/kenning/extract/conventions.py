@@ -882,12 +882,17 @@ def _imperative(c: _Clause, header: str | None) -> _Hit | None:
         hit = _decision_imperative(c, verb, start)
         if hit is not None:
             return hit
+    ever = bool(adv in ("always", "never", "never ever", "don't ever", "do not ever")
+                or neg == "never" or re.match(r"(?:please\s+)?(?:don'?t|do not)\s+ever\b", m))
     if verb not in _VERBS and verb != "make sure":
         if neg == "avoid" and verb not in _PRONOUNS:
             return _Hit(c.raw, "convention", 0.65) if not _DEICTIC.search(m) else None
-        return None
-    strong = bool(adv in ("always", "never", "never ever", "don't ever", "do not ever")
-                  or neg == "never")
+        # a verb the lexicon lacks, made a rule by "always" or "don't ever" and read as a verb
+        # by the particle after it ("don't ever paper over warnings with an ignore")
+        if not (ever and verb not in _PRONOUNS and re.match(
+                r"\s+(?:over|up|out|around|away|with|into|onto|on|off)\b", m[start:])):
+            return None
+    strong = ever
     standing = strong or c.standing or header is not None
     scope = bool(_STANDING_WORDS.search(_without_relative(m)) or (
         verb in _CONV_VERBS and _PLURAL_SCOPE.search(m)
@@ -2338,12 +2343,14 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
             said = piece.context if piece.raw in piece.context else f"{piece.context} {piece.raw}"
         found = _read(piece.raw, piece.header, speaker, piece.change)
         head, colon, rest = piece.raw.partition(": ")
-        if colon and rest.strip() and len(head.split()) <= 8 and "`" not in head:
+        if colon and rest.strip() and "`" not in head:
             # a lead-in before a colon ("one thing that bugs me: please never log from library
-            # code") can hide what follows it from the sentence shapes: read the rest alone too
-            alone = _read(rest, piece.header, speaker, piece.change)
-            if len(alone) > len(found):
-                found = alone
+            # code") can hide what follows it from the sentence shapes, and an explanation after
+            # it ("...: it's how we found out today") the rule before it: each is read alone too
+            for part in ([rest] if len(head.split()) <= 8 else []) + [head]:
+                alone = _read(part, piece.header, speaker, piece.change)
+                if len(alone) > len(found):
+                    found = alone
         if dropped and found and all(r.change for r in found):
             said = f"{dropped} {said}"  # the change says what it drops, in the user's words
         dropped = "" if found or not _DROP_ONLY.match(_mask(piece.raw)) else piece.raw.strip()
