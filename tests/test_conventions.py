@@ -43,6 +43,8 @@ RULES: list[tuple[str, list[str], str]] = [
     ("and please don't ever paper over this kind of thing with an ignore in filterwarnings: "
      "warnings-as-errors is there on purpose, it's how we found out today",
      ["paper over", "filterwarnings"], "convention"),
+    ("also we do conventional commits here (feat:, fix:, chore: ...), the changelog gets "
+     "generated from them.", ["conventional commits"], "convention"),
     ("heads up, this repo is pnpm only, please don't ever run npm or yarn in here",
      ["pnpm only"], "convention"),
     ("commit subjects start with the package or area, Go style: `cmd/deploy: …`",
@@ -203,6 +205,8 @@ NON_RULES: list[str] = [
     "make sure the tests pass",
     "the logs start with a warning, weird",
     "this app is a one-off",
+    "we tried pnpm last month, it was slow",
+    "use the staging db for this test, it's faster",
     "is it fast and does it have to stay that way?",
     "everything we ship has broken lately, ugh",
     # what someone needs is a feature asked for, not a rule (every PR needing one is)

@@ -1157,6 +1157,8 @@ def _we_frame(c: _Clause) -> _Hit | None:
             return None
         body = _adverbs(between, neg) + base + tail
         return _Hit(body, "decision", 0.75 if not c.hedged else 0.65)
+    if base == "do" and _PRACTICE.match(rest_mask) and not neg:
+        return _Hit(_adverbs(between, neg) + base + tail, "convention", 0.7)
     if base not in _VERBS and base not in ("prefer", "like"):
         return None
     if base in ("like", "love"):
@@ -1194,6 +1196,13 @@ def _we_frame(c: _Clause) -> _Hit | None:
     if c.hedged:
         conf -= 0.1
     return _Hit(body, kind, conf)
+
+
+# "we do conventional commits": a way of working the team keeps.
+_PRACTICE = re.compile(r"\s+(?:[a-z-]+\s+){0,2}?(?:commits|code reviews?|reviews|squash merges?|"
+                       r"rebases|trunk-based development|tdd|pair programming|pairing|semver|"
+                       r"semantic versioning|feature flags|release notes|changelogs?|"
+                       r"migrations|snapshots|retros|standups)\b")
 
 
 def _adverbs(between: str, neg: bool) -> str:
@@ -2348,9 +2357,18 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
             # code") can hide what follows it from the sentence shapes, and an explanation after
             # it ("...: it's how we found out today") the rule before it: each is read alone too
             for part in ([rest] if len(head.split()) <= 8 else []) + [head]:
+                if part.count("(") != part.count(")"):
+                    continue  # a colon inside brackets ("(feat:, fix: ...)") is not a lead-in
                 alone = _read(part, piece.header, speaker, piece.change)
                 if len(alone) > len(found):
                     found = alone
+        first, comma, after = _outside_brackets(piece.raw, ", ")
+        if (not found and comma and len(first.split()) >= 4
+                and re.match(r"(?:the|it|this|that|which|so|because|since|they|people)\b",
+                             after.lower())):
+            # a rule, then why after a comma ("we do conventional commits here, the changelog
+            # gets generated from them"): the why can hide the rule from the shapes
+            found = _read(first, piece.header, speaker, piece.change)
         if dropped and found and all(r.change for r in found):
             said = f"{dropped} {said}"  # the change says what it drops, in the user's words
         dropped = "" if found or not _DROP_ONLY.match(_mask(piece.raw)) else piece.raw.strip()
@@ -2368,6 +2386,19 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
 # A rule that points back at the one before it ("... without one;", "... with it.").
 _POINTS_BACK = re.compile(r"\b(?:without|with|for|in|from|like|using|of)\s+(?:one|it|them|"
                           r"that one|those)\s*(?:[;,.!)]|$)")
+
+
+def _outside_brackets(text: str, sep: str) -> tuple[str, str, str]:
+    """``str.partition`` at the first ``sep`` that is not inside brackets."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        elif depth == 0 and text.startswith(sep, i):
+            return text[:i], sep, text[i + len(sep):]
+    return text, "", ""
 
 
 def _joined_references(rules: list[Rule]) -> list[Rule]:
