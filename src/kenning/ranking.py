@@ -114,16 +114,22 @@ def fuse(
     parts: dict[str, dict[str, float]] = {}
     total = (w.keyword_weight if keyword else 0.0) + (w.vector_weight if vector else 0.0)
     for rank, (mid, score) in enumerate(keyword, start=1):
-        p = parts.setdefault(mid, empty_parts())
+        p = parts.get(mid)
+        if p is None:
+            p = parts[mid] = empty_parts()
         p["keyword_rank"], p["keyword_score"] = rank, score
     for rank, (mid, sim) in enumerate(vector, start=1):
-        p = parts.setdefault(mid, empty_parts())
+        p = parts.get(mid)
+        if p is None:
+            p = parts[mid] = empty_parts()
         p["vector_rank"], p["vector_similarity"] = rank, sim
-    for side, normed, weight in (("keyword", _by_max(keyword), w.keyword_weight),
-                                 ("vector", _minmax(vector, w.vector_min_span), w.vector_weight)):
+    for key, normed, weight in (("keyword_norm", _by_max(keyword), w.keyword_weight),
+                                ("vector_norm", _minmax(vector, w.vector_min_span),
+                                 w.vector_weight)):
         for mid, norm in normed.items():
-            parts[mid][f"{side}_norm"] = norm
-            parts[mid]["relevance"] += weight * norm / total
+            p = parts[mid]
+            p[key] = norm
+            p["relevance"] += weight * norm / total
     return parts
 
 
