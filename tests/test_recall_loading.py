@@ -122,3 +122,4 @@ def test_recall_without_the_ceilings_is_what_the_facade_ranks(
     hits = k.recall("redis cache broke the nightly job", k=5, track=False)
     assert len(hits) == 5
     assert hits == sorted(hits, key=lambda h: -h.score)
+    assert k.recall("zeppelin quasar", k=5, track=False, mode="keyword") == []

@@ -306,7 +306,7 @@ class RecallService:
         if ceilings is not None:
             for i in range(len(head) - 1, -1, -1):
                 left[i] = max(ceilings[i], left[i + 1])
-        step = len(head) if ceilings is None else max(LOAD_STEP * k, 1)
+        step = max(len(head) if ceilings is None else LOAD_STEP * k, 1)
         memories: dict[str, Memory] = {}
         ranked: builtins.list[tuple[str, float, dict[str, float]]] = []
         for start in range(0, len(head), step):
