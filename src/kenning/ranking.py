@@ -176,7 +176,7 @@ def score_ceilings(
     is loaded (its relevance, PageRank and connection to the context memory), so recall loads
     the contenders best first and stops once none left can beat the k-th score found: the
     same result as loading all of them, with a fraction of the rows (on the benchmark's
-    stores ~30 of ~130 for k=10). Every factor ``final_scores`` applies is taken at its
+    stores 21-27 of ~136 for k=10). Every factor ``final_scores`` applies is taken at its
     largest; None when a weight outside its usual range makes a factor's largest value
     depend on the memory (then every contender is loaded)."""
     if (not 0 <= w.graph_alpha <= 1 or w.dated_boost < 0
