@@ -225,6 +225,6 @@ def nearest(vector: np.ndarray, vectors: Mapping[str, np.ndarray], limit: int
     if not vectors:
         return []
     ids = list(vectors)
-    sims = np.stack([vectors[i] for i in ids]) @ vector
-    order = sorted(range(len(ids)), key=lambda j: (-float(sims[j]), ids[j]))[:limit]
-    return [(ids[j], float(sims[j])) for j in order]
+    sims = (np.stack([vectors[i] for i in ids]) @ vector).tolist()
+    order = sorted(range(len(ids)), key=lambda j: (-sims[j], ids[j]))[:limit]
+    return [(ids[j], sims[j]) for j in order]

@@ -28,6 +28,7 @@ from kenning.ranking import (
     final_scores,
     fuse,
     intent_types,
+    score_ceilings,
 )
 from kenning.times import to_ms
 
@@ -53,6 +54,8 @@ CONTEXT_MIN_CONFIDENCE = 0.3  # path confidence for a memory to count as connect
 # against an unrelated memory -0.14-0.25 (median -0.01, 29 of 30 below 0.2); off-topic
 # questions (weather, recipes) reach at most 0.196 against any of them.
 MIN_SIMILARITY = 0.2
+# Recall loads its contenders this many times k at a time, best first (``_best_first``).
+LOAD_STEP = 2
 
 
 def relevant(fused: dict[str, dict[str, float]], min_similarity: float = MIN_SIMILARITY
@@ -271,17 +274,52 @@ class RecallService:
                           dated=bool(periods))
         fused = {mid: fused[mid] for mid in head}
         now = self.clock()
-        memories = {mid: self.live(m, now) for mid, m in self.store.get_many(head).items()
-                    if mid not in joined or expansion.within(f, m)}
         pagerank = None
         if use_graph:
             pagerank = {mid: pr for mid, (pr, _) in self.store.graph_scores(head).items()}
-        ranked = final_scores(fused, memories, now, self.weights, intent_types(query),
-                              pagerank=pagerank, context=near, periods=periods)[:k]
+        intent = intent_types(query)
+        memories, ranked = self._best_first(
+            head, fused, k, now, lambda m: m.id not in joined or expansion.within(f, m),
+            lambda part, loaded: final_scores(part, loaded, now, self.weights, intent,
+                                              pagerank=pagerank, context=near, periods=periods),
+            score_ceilings(fused, head, self.weights, pagerank=pagerank, context=near,
+                           dated=bool(periods)))
         hits = [Hit(memories[m], score, parts if explain else None) for m, score, parts in ranked]
         if track and len(hits) > 1:
             self.store.record_co_access([h.memory.id for h in hits], now)
         return hits
+
+    def _best_first(
+        self, head: builtins.list[str], fused: dict[str, dict[str, float]], k: int, now: int,
+        keep: Callable[[Memory], bool],
+        score: Callable[[dict[str, dict[str, float]], dict[str, Memory]],
+                        builtins.list[tuple[str, float, dict[str, float]]]],
+        ceilings: builtins.list[float] | None,
+    ) -> tuple[dict[str, Memory], builtins.list[tuple[str, float, dict[str, float]]]]:
+        """The loaded memories and the ``k`` best final scores among the contenders ``head``
+        (best relevance first): memories are loaded ``LOAD_STEP`` x ``k`` at a time and
+        loading stops once no contender left can reach the k-th score so far (``ceilings``,
+        from ``ranking.score_ceilings``; None loads them all). The same result as scoring
+        every contender: loading and decoding the rows was most of recall's own time."""
+        # What the highest ceiling left is, from each position on.
+        left = [0.0] * (len(head) + 1)
+        if ceilings is not None:
+            for i in range(len(head) - 1, -1, -1):
+                left[i] = max(ceilings[i], left[i + 1])
+        step = max(len(head) if ceilings is None else LOAD_STEP * k, 1)
+        memories: dict[str, Memory] = {}
+        ranked: builtins.list[tuple[str, float, dict[str, float]]] = []
+        for start in range(0, len(head), step):
+            # A margin for rounding: the ceiling multiplies in another order than the score.
+            if len(ranked) >= k and left[start] * (1 + 1e-9) < ranked[k - 1][1]:
+                break
+            chunk = head[start:start + step]
+            loaded = {mid: self.live(m, now) for mid, m in self.store.get_many(chunk).items()
+                      if keep(m)}
+            memories.update(loaded)
+            ranked = sorted(ranked + score({mid: fused[mid] for mid in loaded}, loaded),
+                            key=lambda t: (-t[1], t[0]))[:k]
+        return memories, ranked
 
     # -- the stages after fusion (kenning.expansion) --------------------------------------------
 

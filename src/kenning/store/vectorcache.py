@@ -4,6 +4,7 @@ filters need, kept in step with the store by small incremental updates."""
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -163,7 +164,10 @@ class VectorCache:
         k = min(limit, self.n)
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top], kind="stable")]
-        return [(self.ids[i], float(sims[i])) for i in top if np.isfinite(sims[i])]
+        ids = self.ids
+        # Python ints and floats at once: indexing numpy scalars one by one cost ~0.2 ms.
+        return [(ids[i], s) for i, s in zip(top.tolist(), sims[top].tolist(), strict=True)
+                if math.isfinite(s)]
 
     def search_many(self, vectors: Any, f: Filters, limit: int) -> list[list[tuple[str, float]]]:
         """``search`` for a batch of query vectors with one matrix product."""
