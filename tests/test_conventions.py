@@ -45,6 +45,9 @@ RULES: list[tuple[str, list[str], str]] = [
      ["paper over", "filterwarnings"], "convention"),
     ("also we do conventional commits here (feat:, fix:, chore: ...), the changelog gets "
      "generated from them.", ["conventional commits"], "convention"),
+    ("yeah, that settles it. scratch the async migration: back to plain def handlers with the "
+     "normal Session, FastAPI's threadpool was never the problem.", ["back to plain def"],
+     "decision"),
     ("heads up, this repo is pnpm only, please don't ever run npm or yarn in here",
      ["pnpm only"], "convention"),
     ("commit subjects start with the package or area, Go style: `cmd/deploy: …`",
@@ -205,6 +208,8 @@ NON_RULES: list[str] = [
     "make sure the tests pass",
     "the logs start with a warning, weird",
     "this app is a one-off",
+    "ok back to the navbar bug",
+    "back to work!",
     "we tried pnpm last month, it was slow",
     "use the staging db for this test, it's faster",
     "is it fast and does it have to stay that way?",

@@ -2308,8 +2308,20 @@ def _frames(c: _Clause, header: str | None) -> _Hit | None:
     hit = _what_we_make_frame(c)
     if hit is not None:
         return hit
+    back = _BACK_TO.match(m)
+    if (back and not _DEICTIC.search(m) and (_TECH.search(c.raw) or _tool_mentions(c.raw))
+            and not re.search(r"\b(?:bug|issue|ticket|task|pr|feature|question|problem|page|"
+                              r"screen|thing|list|plan)s?\b",
+                              " ".join(m[m.index("back to") + 7:].split()[:4]))):
+        c.change = True  # "back to plain def handlers": an earlier way, chosen again
+        return _Hit(c.raw, "decision", 0.7)
     hit = _np_bullet(c, header)
     return hit
+
+
+_BACK_TO = re.compile(r"^(?:(?:so|ok|okay|then)\s+)?(?:we'?re\s+|we\s+go\s+|let'?s\s+go\s+|"
+                      r"going\s+)?back\s+to\s+(?!(?:work|it|you|me|us|that|this|the\s+"
+                      r"(?:drawing board|task|issue|question|topic|point))\b)\S+")
 
 
 # "everything we throw extends RetrywellError", "every handler we add returns a Result": what
