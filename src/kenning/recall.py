@@ -46,6 +46,9 @@ Progress = Callable[[int, int], None]
 # its head instead of searching again: on LoCoMo the moved query's best 100 lie within the
 # first search's best 200 and the keyword candidates (R@10 the same as a second full search).
 FEEDBACK_DEPTH = 2
+# How many of the memories that mention a name the query names gain by their closeness to
+# the rest of the query.
+NAME_KEEP = 50
 CONTEXT_MIN_CONFIDENCE = 0.3  # path confidence for a memory to count as connected to a context
 # Cosine similarity from which a candidate without a keyword match still counts as relevant.
 # Measured with the bundled MiniLM model on developer memories: paraphrased questions that share
@@ -219,7 +222,8 @@ class RecallService:
         vector candidates fused (the vector side rescored with the query moved toward the
         best hits), kept when they match a keyword or come at least ``MIN_SIMILARITY`` close
         in meaning (any, when ``weak``), widened by the memories adjacent and linked to the
-        strongest (``kenning.expansion``), narrowed to the contenders, then ranked with the
+        strongest, lifted where they mention a name the query names and answer what it asks
+        about it (``kenning.expansion``), narrowed to the contenders, then ranked with the
         memories' live confidence, recency, outcome, supersession, a date the query names,
         PageRank (once computed) and closeness to ``context``. Retrieval never changes
         confidence (only a use does); with ``track`` the head of the result is counted as
@@ -260,6 +264,8 @@ class RecallService:
         if not weak:
             fused = kept
         fused, joined = self._widen(fused, set(kept), f)
+        if qvec is not None and mode == "hybrid" and self.weights.name_weight > 0:
+            fused = self._about_names(fused, self._ask(query, qvec, f))
         periods = expansion.query_periods(query, self.clock())
         near = None
         if context is not None:
@@ -344,6 +350,39 @@ class RecallService:
             base = fused.get(mid) or empty_parts()
             out[mid] = dict(base, **parts)
         return out, joined
+
+    def _ask(self, query: str, qvec: np.ndarray, f: Filters) -> builtins.list[tuple[str, float]]:
+        """What the query asks about the names it mentions (``expansion.query_names``): the
+        memories that mention one of them, nearest first to the query's vector with the
+        names' directions taken out (``expansion.without_names``). They are those the
+        keyword search for the names finds and those among the nearest that mention a name;
+        none when the query names nothing."""
+        assert self.embedder is not None
+        names = expansion.query_names(query)
+        if not names:
+            return []
+        # Names recur from query to query: each one's vector comes from the query cache.
+        vec = expansion.without_names(qvec, [self.embedder.embed([n])[0] for n in names])
+        named = {mid for mid, _ in self.store.keyword_search(" ".join(names), f, NAME_KEEP)}
+        near = [mid for mid, _ in self.store.vector_search(vec, self.embedder.id, f,
+                                                           2 * NAME_KEEP) if mid not in named]
+        named |= {mid for mid, m in self.store.get_many(near).items()
+                  if expansion.mentions(m, names)}
+        return expansion.nearest(vec, self.store.vectors_of(builtins.list(named),
+                                                            self.embedder.id), NAME_KEEP)
+
+    def _about_names(self, fused: dict[str, dict[str, float]],
+                     asked: builtins.list[tuple[str, float]]) -> dict[str, dict[str, float]]:
+        """The memories that mention a name the query names gain name_weight x their
+        closeness to the rest of the query (``_ask``), spread over them (and join the
+        candidates when no search found them)."""
+        out = dict(fused)
+        for mid, closeness in expansion.spread(asked).items():
+            parts = dict(out.get(mid) or empty_parts())
+            parts["named"] = self.weights.name_weight * closeness
+            parts["relevance"] += parts["named"]
+            out[mid] = parts
+        return out
 
     # -- vectors -------------------------------------------------------------------------------
 
