@@ -243,12 +243,15 @@ class RecallService:
         vector: builtins.list[tuple[str, float]] = []
         wide: builtins.list[tuple[str, float]] = []
         qvec = None
+        naming = None
         want_keyword = mode != "vector" or self.embedder is None
         if mode != "keyword" and self.embedder is not None:
             self.ensure_index()
             # The keyword search runs while the model embeds the query (both release the GIL).
             pending = self.worker().submit(self.store.keyword_search, query, f, pool) \
                 if want_keyword else None
+            if mode == "hybrid" and self.weights.name_weight > 0:
+                naming = self.worker().submit(self._names, query, f)
             qvec = self.embedder.embed([query.strip()])[0]
             # Feedback rescores a wider head of this search: one search serves both.
             wide = self.store.vector_search(qvec, self.embedder.id, f, FEEDBACK_DEPTH * pool
@@ -264,8 +267,8 @@ class RecallService:
         if not weak:
             fused = kept
         fused, joined = self._widen(fused, set(kept), f)
-        if qvec is not None and mode == "hybrid" and self.weights.name_weight > 0:
-            fused = self._about_names(fused, self._ask(query, qvec, f))
+        if qvec is not None and naming is not None:
+            fused = self._about_names(fused, self._ask(qvec, *naming.result(), f, wide))
         periods = expansion.query_periods(query, self.clock())
         near = None
         if context is not None:
@@ -351,30 +354,47 @@ class RecallService:
             out[mid] = dict(base, **parts)
         return out, joined
 
-    def _ask(self, query: str, qvec: np.ndarray, f: Filters) -> builtins.list[tuple[str, float]]:
-        """What the query asks about the names it mentions (``expansion.query_names``): the
-        memories that mention one of them, nearest first to the query's vector with the
-        names' directions taken out (``expansion.without_names``). They are those the
-        keyword search for the names finds and those among the nearest that mention a name;
-        none when the query names nothing."""
+    def _names(self, query: str, f: Filters
+               ) -> tuple[builtins.list[str], builtins.list[np.ndarray], set[str]]:
+        """The names the query mentions (``expansion.query_names``), their vectors (names
+        recur from query to query: each comes from the query cache) and the memories the
+        keyword search for them finds: what ``_ask`` needs that does not wait for the
+        query's own vector, so it runs while the model embeds the query."""
         assert self.embedder is not None
         names = expansion.query_names(query)
         if not names:
+            return [], [], set()
+        return (names, [self.embedder.embed([n])[0] for n in names],
+                {mid for mid, _ in self.store.keyword_search(" ".join(names), f, NAME_KEEP)})
+
+    def _ask(self, qvec: np.ndarray, names: builtins.list[str],
+             name_vecs: builtins.list[np.ndarray], named: set[str], f: Filters,
+             wide: builtins.list[tuple[str, float]]) -> builtins.list[tuple[str, float]]:
+        """What the query asks about the names it mentions: the memories that mention one of
+        them, nearest first to the query's vector with the names' directions taken out
+        (``expansion.without_names``). They are those the keyword search for the names found
+        (``named``, all of them for a rare name) and, of the first vector search's head
+        (``wide``), the ones nearest to that vector that mention a name (a name in many
+        memories); none without names. No second vector search: on LoCoMo one over the
+        whole store ranked the same (R@10 0.774 vs 0.771)."""
+        assert self.embedder is not None
+        if not names:
             return []
-        # Names recur from query to query: each one's vector comes from the query cache.
-        vec = expansion.without_names(qvec, [self.embedder.embed([n])[0] for n in names])
-        named = {mid for mid, _ in self.store.keyword_search(" ".join(names), f, NAME_KEEP)}
-        near = [mid for mid, _ in self.store.vector_search(vec, self.embedder.id, f,
-                                                           2 * NAME_KEEP) if mid not in named]
-        named |= {mid for mid, m in self.store.get_many(near).items()
-                  if expansion.mentions(m, names)}
-        return expansion.nearest(vec, self.store.vectors_of(builtins.list(named),
-                                                            self.embedder.id), NAME_KEEP)
+        vec = expansion.without_names(qvec, name_vecs)
+        vecs = self.store.vectors_of(builtins.list(dict.fromkeys(
+            [mid for mid, _ in wide] + sorted(named))), self.embedder.id)
+        near = [mid for mid, _ in expansion.nearest(
+            vec, {mid: vecs[mid] for mid, _ in wide if mid in vecs}, NAME_KEEP)
+            if mid not in named]
+        named = named | {mid for mid, m in self.store.get_many(near).items()
+                         if expansion.mentions(m, names)}
+        return expansion.nearest(vec, {mid: vecs[mid] for mid in named if mid in vecs},
+                                 NAME_KEEP)
 
     def _about_names(self, fused: dict[str, dict[str, float]],
                      asked: builtins.list[tuple[str, float]]) -> dict[str, dict[str, float]]:
         """The memories that mention a name the query names gain name_weight x their
-        closeness to the rest of the query (``_ask``), spread over them (and join the
+        closeness to what it asks about it (``_ask``), spread over them (and join the
         candidates when no search found them)."""
         out = dict(fused)
         for mid, closeness in expansion.spread(asked).items():
