@@ -136,8 +136,7 @@ def render(rows: Sequence[dict[str, Any]], ids: dict[str, str], *,
 def explain(memory_id: str, p: dict[str, float], alpha: float) -> str:
     """One hit's score as the arithmetic that made it: the fused relevance (with what it took
     from adjacent and linked memories and from the names the query asks about) times each
-    factor (the factor itself, with the raw
-    value it came from), PageRank blended in as
+    factor (the factor itself, with the raw value it came from), PageRank blended in as
     ``alpha x score + (1 - alpha) x pagerank`` once the graph is computed, then outcome and
     supersession."""
     factors = [f"confidence {p['confidence_factor']:.3f} (conf {p['confidence']:.2f})",
