@@ -40,6 +40,7 @@ STAGES = {
     "linked": {"linked_weight": 0.0},
     "feedback": {"feedback_weight": 0.0},
     "dated": {"dated_boost": 0.0},
+    "named": {"name_weight": 0.0},
 }
 STAGES["all"] = {k: v for off in list(STAGES.values()) for k, v in off.items()}
 

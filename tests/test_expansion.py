@@ -8,8 +8,20 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
+import pytest
+
 from kenning import Kenning
-from kenning.expansion import adjacent_context, linked_context, query_periods, sitting, within
+from kenning.expansion import (
+    adjacent_context,
+    linked_context,
+    mentions,
+    query_names,
+    query_periods,
+    sitting,
+    spread,
+    within,
+    without_names,
+)
 from kenning.memtable import explain
 from kenning.models import Category, Filters, Memory, MemoryType, Scope
 from kenning.ranking import RankWeights
@@ -19,7 +31,8 @@ MINUTE = 60_000
 HOUR = 60 * MINUTE
 DAY = 24 * HOUR
 # Every stage off: recall as plain fusion and the final factors.
-PLAIN = RankWeights(adjacent_weight=0, linked_weight=0, feedback_weight=0, dated_boost=0)
+PLAIN = RankWeights(adjacent_weight=0, linked_weight=0, feedback_weight=0, dated_boost=0,
+                    name_weight=0)
 
 
 def texts(k: Kenning, query: str, n: int) -> list[str]:
@@ -147,9 +160,44 @@ def test_feedback_from_the_best_hit_finds_a_memory_worded_like_the_answer(
     assert follow_up not in texts(without, query, 3)
 
 
+def test_what_is_asked_about_a_name_finds_the_memory_that_answers_it(
+    make_kenning: Callable[..., Kenning],
+) -> None:
+    """Every memory mentions Priya, so the name makes them all look alike to the question's
+    vector; the answer shares nothing else with the question's words. Ranked by the question
+    without the name, it rises; Marco's chess club, closest to the ask alone, gains nothing:
+    it does not mention her."""
+    answer = "Priya: on Saturday mornings I run drills for the under-12 football team."
+    other = "Marco coaches the chess club after school."
+    notes = [answer, other,
+             "Priya said the sport centre opens at nine.",
+             "Priya: what time does the standup start tomorrow?",
+             "Priya asked for the coach tickets to the offsite.",
+             "Priya: thanks, I'll review the pull request tonight.",
+             "Priya is moving the team wiki to the new space."]
+    query = "What sport does Priya coach?"
+    with_stage = make_kenning("on.db", weights=replace(PLAIN, name_weight=0.3))
+    without = make_kenning("off.db", weights=PLAIN)
+    for k in (with_stage, without):
+        k.remember_many({"text": t} for t in notes)
+    assert answer in texts(with_stage, query, 3)
+    assert answer not in texts(without, query, 3)
+    hits = {h.memory.content: h for h in with_stage.recall(query, k=7, track=False,
+                                                           explain=True)}
+    named = hits[answer].parts
+    assert named is not None and named["named"] > 0
+    assert "from the names asked about" in explain(hits[answer].memory.id, named,
+                                                   RankWeights().graph_alpha)
+    assert "named" not in (hits[other].parts or {})
+    # a question that names no one reads as before
+    plain_query = "what sport is coached on saturday mornings"
+    assert texts(with_stage, plain_query, 7) == texts(without, plain_query, 7)
+
+
 def test_the_default_weights_turn_every_stage_on() -> None:
     w = RankWeights()
-    assert min(w.adjacent_weight, w.linked_weight, w.feedback_weight, w.dated_boost) > 0
+    assert min(w.adjacent_weight, w.linked_weight, w.feedback_weight, w.dated_boost,
+               w.name_weight) > 0
 
 
 # -- the pure parts --------------------------------------------------------------------------
@@ -194,6 +242,44 @@ def test_query_periods_read_days_and_months_not_bare_years_or_the_verb_may() -> 
     assert query_periods("why did it fail yesterday", now) == []
     # an impossible day still names its month
     assert query_periods("on 31 February 2023", now) == [(day(2023, 2, 1), day(2023, 3, 1))]
+
+
+def test_query_names_are_capitalised_words_inside_a_sentence() -> None:
+    assert query_names("What activities does Melanie partake in?") == ["Melanie"]
+    assert query_names("Which city have both Jean and John visited?") == ["Jean", "John"]
+    assert query_names("What are Melanie's pets' names? Did Melanie say?") == ["Melanie"]
+    assert query_names("Why did we pick Redis over OpenSearch?") == ["Redis", "OpenSearch"]
+    # a sentence's first word, question words, months and weekdays are not names
+    assert query_names("Redis or not? When in June, On Monday, did I") == []
+    assert query_names("what broke the deploy") == []
+
+
+def test_without_names_takes_each_names_direction_out() -> None:
+    import numpy as np
+
+    name = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+    query = np.array([0.6, 0.8, 0.0], dtype=np.float32)
+    got = without_names(query, [name])
+    assert np.allclose(got, [0.0, 1.0, 0.0]) and got.dtype == np.float32
+    assert without_names(query, []) is query
+    assert without_names(name, [name]) is name  # nothing left: the query as it was
+
+
+def test_mentions_a_name_as_a_whole_word_in_any_field_and_case() -> None:
+    m = Memory(id="M1", type=MemoryType.CONTEXT, topic=None, summary="Melanie: hi",
+               content="Melanie: hi", category=Category.DEBUGGING, tags=("jean",), source=None,
+               confidence=0.6, outcome=None, outcome_reason=None, project="p",
+               scope=Scope.PROJECT, agent=None, created_at=T0, updated_at=T0,
+               last_accessed_at=None, access_count=0, content_hash="h")
+    assert mentions(m, ["Melanie"]) and mentions(m, ["Jean"]) and mentions(m, ["MELANIE"])
+    assert not mentions(m, ["Mel"]) and not mentions(m, ["John"])
+
+
+def test_spread_normalises_over_the_candidates() -> None:
+    assert spread([("a", 0.9), ("b", 0.5), ("c", 0.7)]) == {"a": 1.0, "b": 0.0,
+                                                             "c": pytest.approx(0.5)}
+    assert spread([("a", 0.4), ("b", 0.4)]) == {"a": 1.0, "b": 1.0}
+    assert spread([]) == {}
 
 
 def test_within_applies_the_filters_as_the_store_does() -> None:

@@ -17,7 +17,13 @@ turns one of those observations into a change of relevance:
   memories created then;
 - ``feedback_vector`` and ``nearest``: the query's vector moved toward the best hits' vectors
   (pseudo-relevance feedback) rescores the candidates, so the memories worded like the answers
-  rise, not only those worded like the question.
+  rise, not only those worded like the question;
+- ``query_names`` and ``without_names``: a name in the query (a person, a tool: "What did
+  Melanie paint?", "Why did we pick Redis?") says what the answer is about, the rest of it
+  what is asked. The memories that mention a name are ranked by closeness to the query's
+  vector with the name's direction taken out: in the whole query's vector the name outweighs
+  the ask, so every memory that mentions the name looks alike and the ones that answer do
+  not stand out.
 
 Pure functions: scores, ids, times and vectors in; scores out. ``RecallService`` gathers what
 they need from the store (the neighbours, the links, the vectors) and applies them in order.
@@ -200,6 +206,65 @@ def dated(created_at: int, periods: Sequence[tuple[int, int]], slack_ms: int = D
     """Whether a memory created at ``created_at`` falls in one of ``periods`` (widened by
     ``slack_ms`` each way: a day named in one time zone spans parts of two UTC days)."""
     return any(start - slack_ms <= created_at < end + slack_ms for start, end in periods)
+
+
+# -- names in a query --------------------------------------------------------------------------
+
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]*)*(?:'s)?\b")
+# Capitalised words that are not names: months and weekdays (``query_periods`` reads dates)
+# and the words that open a question or clause wherever they stand.
+_NOT_NAMES = frozenset(
+    [name.lower() for name in calendar.month_name if name]
+    + [name.lower() for name in calendar.day_name]
+    + "what when where who whom whose why how which did does do is was were has have had "
+      "in on at to for of from with by about would could can should will are am be the a an "
+      "and or but if so then there this that these those it its i we you he she they my our "
+      "your his her their me us them any some all one".split())
+
+
+def query_names(query: str) -> list[str]:
+    """The names a query mentions: capitalised words that do not open a sentence and are not
+    a question word, month or weekday ('What did Caroline and Melanie paint?' -> Caroline,
+    Melanie), without a possessive 's, in order, once each."""
+    names: list[str] = []
+    for m in _NAME.finditer(query):
+        before = query[:m.start()].rstrip()
+        if not before or before[-1] in ".!?:;\"'(":
+            continue  # a sentence's first word is capitalised whatever it is
+        word = m[0][:-2] if m[0].endswith("'s") else m[0]
+        if word.lower() not in _NOT_NAMES and word not in names:
+            names.append(word)
+    return names
+
+
+def without_names(query: np.ndarray, names: Sequence[np.ndarray]) -> np.ndarray:
+    """The query's unit vector with each name's direction taken out, back to unit length:
+    what it asks about them, without embedding its words again."""
+    import numpy as np
+
+    if not names:
+        return query
+    moved = query.astype(np.float32, copy=True)
+    for name in names:
+        moved -= float(moved @ name) * name
+    norm = float(np.linalg.norm(moved))
+    return (moved / norm).astype(query.dtype) if norm > 0 else query
+
+
+def mentions(m: Memory, names: Sequence[str]) -> bool:
+    """Whether ``m``'s topic, summary, text or tags name one of ``names`` as a whole word,
+    in any case (as the keyword search matches them)."""
+    text = " ".join((m.topic or "", m.summary, m.content, *m.tags))
+    return any(re.search(r"\b" + re.escape(n) + r"\b", text, re.I) for n in names)
+
+
+def spread(scores: Sequence[tuple[str, float]]) -> dict[str, float]:
+    """Scores min-max normalised to [0, 1] over the given candidates (all 1 when equal)."""
+    if not scores:
+        return {}
+    hi = max(s for _, s in scores)
+    lo = min(s for _, s in scores)
+    return {mid: (s - lo) / (hi - lo) if hi > lo else 1.0 for mid, s in scores}
 
 
 # -- pseudo-relevance feedback -----------------------------------------------------------------

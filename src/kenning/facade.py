@@ -485,7 +485,8 @@ class Kenning:
     ) -> builtins.list[Hit]:
         """Hybrid recall: keyword (BM25) and vector candidates fused by relative score,
         widened by context (the memories recorded around and linked to the strongest hits,
-        the query vector moved toward them: ``kenning.expansion``), then weighed by
+        the query vector moved toward them, the memories that mention a name the query names
+        ranked by what it asks about it: ``kenning.expansion``), then weighed by
         confidence, recency, outcome, a date the query names and (once consolidated)
         PageRank. Only
         relevant memories come back (a keyword match, or cosine similarity at least

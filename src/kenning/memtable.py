@@ -135,8 +135,8 @@ def render(rows: Sequence[dict[str, Any]], ids: dict[str, str], *,
 
 def explain(memory_id: str, p: dict[str, float], alpha: float) -> str:
     """One hit's score as the arithmetic that made it: the fused relevance (with what it took
-    from adjacent and linked memories) times each factor (the factor itself, with the raw
-    value it came from), PageRank blended in as
+    from adjacent and linked memories and from the names the query asks about) times each
+    factor (the factor itself, with the raw value it came from), PageRank blended in as
     ``alpha x score + (1 - alpha) x pagerank`` once the graph is computed, then outcome and
     supersession."""
     factors = [f"confidence {p['confidence_factor']:.3f} (conf {p['confidence']:.2f})",
@@ -153,8 +153,8 @@ def explain(memory_id: str, p: dict[str, float], alpha: float) -> str:
         factors.append(f"date asked for {p['dated']:.2f}")
         base *= p["dated"]
     shared = "".join(f", + {name} {p[key]:.3f}" for key, name in
-                     (("adjacent", "from adjacent memories"), ("linked", "from linked memories"))
-                     if p.get(key))
+                     (("adjacent", "from adjacent memories"), ("linked", "from linked memories"),
+                      ("named", "from the names asked about")) if p.get(key))
     text = (f"{memory_id}: relevance {p['relevance']:.3f} (keyword rank "
             f"{int(p['keyword_rank']) or '-'}, vector rank {int(p['vector_rank']) or '-'}, "
             f"similarity {p['vector_similarity']:.3f}{shared}) x " + " x ".join(factors)

@@ -59,6 +59,10 @@ class RankWeights:
     feedback_hits: int = 3
     # Memories created in a day or month the query names count (1 + dated_boost) x.
     dated_boost: float = 0.5
+    # Memories that mention a name the query names gain up to name_weight, by closeness to
+    # what the query asks about it (its vector without the name's). Below the fused scale
+    # (1): a second reading of the query, never worth a full match.
+    name_weight: float = 0.3
 
 
 # Question words that say which memory types answer them ("why did we decide X?" -> decisions).

@@ -47,6 +47,9 @@ Progress = Callable[[int, int], None]
 # its head instead of searching again: on LoCoMo the moved query's best 100 lie within the
 # first search's best 200 and the keyword candidates (R@10 the same as a second full search).
 FEEDBACK_DEPTH = 2
+# How many of the memories that mention a name the query names gain by their closeness to
+# the rest of the query.
+NAME_KEEP = 50
 CONTEXT_MIN_CONFIDENCE = 0.3  # path confidence for a memory to count as connected to a context
 # Cosine similarity from which a candidate without a keyword match still counts as relevant.
 # Measured with the bundled MiniLM model on developer memories: paraphrased questions that share
@@ -222,7 +225,8 @@ class RecallService:
         vector candidates fused (the vector side rescored with the query moved toward the
         best hits), kept when they match a keyword or come at least ``MIN_SIMILARITY`` close
         in meaning (any, when ``weak``), widened by the memories adjacent and linked to the
-        strongest (``kenning.expansion``), narrowed to the contenders, then ranked with the
+        strongest, lifted where they mention a name the query names and answer what it asks
+        about it (``kenning.expansion``), narrowed to the contenders, then ranked with the
         memories' live confidence, recency, outcome, supersession, a date the query names,
         PageRank (once computed) and closeness to ``context``. Retrieval never changes
         confidence (only a use does); with ``track`` the head of the result is counted as
@@ -242,12 +246,15 @@ class RecallService:
         vector: builtins.list[tuple[str, float]] = []
         wide: builtins.list[tuple[str, float]] = []
         qvec = None
+        naming = None
         want_keyword = mode != "vector" or self.embedder is None
         if mode != "keyword" and self.embedder is not None:
             self.ensure_index()
             # The keyword search runs while the model embeds the query (both release the GIL).
             pending = self.worker().submit(self.store.keyword_search, query, f, pool) \
                 if want_keyword else None
+            if mode == "hybrid" and self.weights.name_weight > 0:
+                naming = self.worker().submit(self._names, query, f)
             qvec = self.embedder.embed([query.strip()])[0]
             # Feedback rescores a wider head of this search: one search serves both.
             wide = self.store.vector_search(qvec, self.embedder.id, f, FEEDBACK_DEPTH * pool
@@ -263,6 +270,8 @@ class RecallService:
         if not weak:
             fused = kept
         fused, joined = self._widen(fused, set(kept), f)
+        if qvec is not None and naming is not None:
+            fused = self._about_names(fused, self._ask(qvec, *naming.result(), f, wide))
         periods = expansion.query_periods(query, self.clock())
         near = None
         if context is not None:
@@ -382,6 +391,56 @@ class RecallService:
             base = fused.get(mid) or empty_parts()
             out[mid] = dict(base, **parts)
         return out, joined
+
+    def _names(self, query: str, f: Filters
+               ) -> tuple[builtins.list[str], builtins.list[np.ndarray], set[str]]:
+        """The names the query mentions (``expansion.query_names``), their vectors (names
+        recur from query to query: each comes from the query cache) and the memories the
+        keyword search for them finds: what ``_ask`` needs that does not wait for the
+        query's own vector, so it runs while the model embeds the query."""
+        assert self.embedder is not None
+        names = expansion.query_names(query)
+        if not names:
+            return [], [], set()
+        return (names, [self.embedder.embed([n])[0] for n in names],
+                {mid for mid, _ in self.store.keyword_search(" ".join(names), f, NAME_KEEP)})
+
+    def _ask(self, qvec: np.ndarray, names: builtins.list[str],
+             name_vecs: builtins.list[np.ndarray], named: set[str], f: Filters,
+             wide: builtins.list[tuple[str, float]]) -> builtins.list[tuple[str, float]]:
+        """What the query asks about the names it mentions: the memories that mention one of
+        them, nearest first to the query's vector with the names' directions taken out
+        (``expansion.without_names``). They are those the keyword search for the names found
+        (``named``, all of them for a rare name) and, of the first vector search's head
+        (``wide``), the ones nearest to that vector that mention a name (a name in many
+        memories); none without names. No second vector search: on LoCoMo one over the
+        whole store ranked about the same (R@10 0.774 with it, 0.771 without)."""
+        assert self.embedder is not None
+        if not names:
+            return []
+        vec = expansion.without_names(qvec, name_vecs)
+        vecs = self.store.vectors_of(builtins.list(dict.fromkeys(
+            [mid for mid, _ in wide] + sorted(named))), self.embedder.id)
+        near = [mid for mid, _ in expansion.nearest(
+            vec, {mid: vecs[mid] for mid, _ in wide if mid in vecs}, NAME_KEEP)
+            if mid not in named]
+        named = named | {mid for mid, m in self.store.get_many(near).items()
+                         if expansion.mentions(m, names)}
+        return expansion.nearest(vec, {mid: vecs[mid] for mid in named if mid in vecs},
+                                 NAME_KEEP)
+
+    def _about_names(self, fused: dict[str, dict[str, float]],
+                     asked: builtins.list[tuple[str, float]]) -> dict[str, dict[str, float]]:
+        """The memories that mention a name the query names gain name_weight x their
+        closeness to what it asks about it (``_ask``), spread over them (and join the
+        candidates when no search found them)."""
+        out = dict(fused)
+        for mid, closeness in expansion.spread(asked).items():
+            parts = dict(out.get(mid) or empty_parts())
+            parts["named"] = self.weights.name_weight * closeness
+            parts["relevance"] += parts["named"]
+            out[mid] = parts
+        return out
 
     # -- vectors -------------------------------------------------------------------------------
 
