@@ -719,6 +719,17 @@ def test_a_change_after_a_sentence_that_only_drops_quotes_both() -> None:
     assert dropped_names("Tests are `uv run pytest` instead of make test") == []
 
 
+def test_a_dropped_call_is_found_in_any_spelling_of_its_arguments() -> None:
+    import re
+
+    from kenning.extract.service import _name_pattern
+
+    said = re.compile(_name_pattern("skip(st)"), re.I)
+    assert said.search("Put #[instrument(skip(state))] on each handler")
+    assert not said.search("we skip state checks in tests")
+    assert not re.search(_name_pattern("pnpm"), "pnpm-lock.yaml stays", re.I)
+
+
 def test_a_rule_that_points_back_is_joined_to_the_one_it_needs() -> None:
     """"... without one": the second rule means nothing alone, so it is kept with the first;
     a number ("without one approval") is not a pointer."""

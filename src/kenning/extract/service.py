@@ -74,6 +74,15 @@ def dropped_names(text: str) -> list[str]:
     return list(dict.fromkeys(n for n in out if len(n) >= 3 and n.lower() not in _PLAIN_WORDS))
 
 
+def _name_pattern(name: str) -> str:
+    """Where ``name`` is mentioned: as a word, or for a call (``skip(st)``), the same call with
+    any arguments (``skip(state)`` is the rule that ``skip(st)`` respelled)."""
+    call = re.fullmatch(r"([a-z]\w*)\([^()]*\)", name, re.I)
+    if call:
+        return rf"(?<![\w/-]){re.escape(call.group(1))}\([^()]*\)"
+    return rf"(?<![\w/-]){re.escape(name)}(?![\w/-])"
+
+
 def _spelling(command: str) -> str:
     """How a person names a command in a sentence: its words before the first option, path or
     file name (``npx jest --coverage`` -> ``npx jest``, ``go test ./...`` -> ``go test``)."""
@@ -374,8 +383,8 @@ class ExtractionService:
         closed: set[str] = set()
         for names, new in drops:
             for old in rules:
-                found = [f for n in names if (f := re.search(
-                    rf"(?<![\w/-]){re.escape(n)}(?![\w/-])", old.summary, re.I))]
+                found = [f for n in names if (f := re.search(_name_pattern(n), old.summary,
+                                                             re.I))]
                 if (old.id in closed or old.id in fresh_ids or not found
                         or old.created_at > new.created_at
                         or any(_DROP_CUE.search(old.summary[max(0, f.start() - 25):f.start()]
@@ -384,8 +393,7 @@ class ExtractionService:
                 self._supersede(new.id, old.id, f"changed: {new.summary[:120]}")
                 closed.add(old.id)
                 out.append({"new": new.id, "old": old.id})
-            named = re.compile("|".join(rf"(?<![\w/-]){re.escape(n)}(?![\w/-])"
-                                        for n in names), re.I)
+            named = re.compile("|".join(map(_name_pattern, names)), re.I)
             session = (new.metadata.get("provenance") or {}).get("session_id")
             for turn in turns:
                 if (turn.id in closed or turn.created_at > new.created_at
