@@ -312,9 +312,9 @@ def _gotcha(t: Transcript, failed: ToolCall, passed: ToolCall,
     text += f" Fix: {fix}; {then}."
     lines = [failed.line, passed.line, *(c.line for c in edits),
              *(e.line for e in texts if cause)]
-    # the one line an index shows says why it failed and what fixed it: the error line alone
-    # rarely says what to do differently (MEMORY.md cuts a line after ~150 characters)
-    summary = make_summary(f"{head}: {cause} Fix: {fix}; {then}.") if cause else None
+    # the one line an index shows leads with why it failed: the error line alone rarely says
+    # what to do differently (MEMORY.md cuts a line after ~150 characters)
+    summary = make_summary(f"{head}: {cause} ({_sentence(err).rstrip('.')})") if cause else None
     return Candidate(
         "gotcha", _clip(text, MAX_GOTCHA), "gotcha", "debugging", 0.8 if cause else 0.75,
         "gotcha", _src(t, lines),
