@@ -19,7 +19,6 @@ from kenning.extract.failures import clip, explanation, read_failure
 from kenning.extract.gitlog import Commit
 from kenning.extract.transcript import ToolCall, Transcript, UserText
 from kenning.outcomes import check_of
-from kenning.text import make_summary
 
 # Tools that do the same job: a correction naming one rules out its siblings.
 FAMILIES = (
@@ -75,13 +74,11 @@ class Candidate:
     similarity: float | None = None
     refined: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
-    summary: str | None = None  # the one-line title when the text's first line is not it
 
     def to_item(self) -> dict[str, Any]:
         """Keyword arguments for ``Kenning.remember``."""
         via = self.provenance.get("via", "rules")
         return {
-            **({"summary": self.summary} if self.summary else {}),
             "text": self.text, "type": self.type, "category": self.category,
             "confidence": round(self.confidence, 3), "topic": self.topic,
             "tags": ["extracted", self.kind], "source": f"extract:{via}",
@@ -312,14 +309,10 @@ def _gotcha(t: Transcript, failed: ToolCall, passed: ToolCall,
     text += f" Fix: {fix}; {then}."
     lines = [failed.line, passed.line, *(c.line for c in edits),
              *(e.line for e in texts if cause)]
-    # the one line an index shows leads with why it failed: the error line alone rarely says
-    # what to do differently (MEMORY.md cuts a line after ~150 characters)
-    summary = make_summary(f"{head}: {cause} ({_sentence(err).rstrip('.')})") if cause else None
     return Candidate(
         "gotcha", _clip(text, MAX_GOTCHA), "gotcha", "debugging", 0.8 if cause else 0.75,
         "gotcha", _src(t, lines),
-        extra={**meta, "cause": cause, "fix": fix, "files": files[:10], "passed": good},
-        summary=summary)
+        extra={**meta, "cause": cause, "fix": fix, "files": files[:10], "passed": good})
 
 
 def preferences(t: Transcript) -> list[Candidate]:

@@ -562,8 +562,7 @@ class ExtractionService:
         better = {**meta, **{k: c.extra[k] for k in ("cause", "fix", "files", "error", "passed")
                              if k in c.extra}}
         try:
-            return self._update(stored.id, text=c.text, metadata=better,
-                                **({"summary": c.summary} if c.summary else {}))
+            return self._update(stored.id, text=c.text, metadata=better)
         except ValidationError:  # that text is already another memory's: keep the stored one
             return self._update(stored.id, metadata=meta)
 
