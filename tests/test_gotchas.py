@@ -13,7 +13,12 @@ from pathlib import Path
 import pytest
 
 from kenning import Kenning
-from kenning.extract.candidates import failed_then_passed, preferences, session_summary
+from kenning.extract.candidates import (
+    failed_then_passed,
+    patterns,
+    preferences,
+    session_summary,
+)
 from kenning.extract.transcript import AssistantText, ToolCall, UserText, parse_lines
 from kenning.outcomes import check_of
 from tests.mcp_fixtures import TranscriptWriter
@@ -173,6 +178,17 @@ def test_a_gotcha_names_the_kind_of_check_not_the_command_line() -> None:
         t.bash(command, "ok")
         (gotcha,) = failed_then_passed(parsed(t))
         assert gotcha.text.startswith(head) and gotcha.extra["command"] == command
+
+
+def test_each_check_of_a_passing_chain_is_the_project_command_of_its_kind() -> None:
+    """"go test ./... && go vet ./..." passing: the test command is `go test ./...` and the
+    lint command `go vet ./...` (the chain's last part is not the test command)."""
+    t = TranscriptWriter()
+    t.bash("cd svc && go test ./... && go vet ./... | tee vet.log", "ok")
+    t.bash("go mod tidy", "")
+    found = {c.text for c in patterns(parsed(t), [])}
+    assert found == {"Project test command: `go test ./...` (worked in a session)",
+                     "Project lint command: `go vet ./...` (worked in a session)"}
 
 
 @pytest.mark.parametrize(("command", "output", "line", "signature"), [

@@ -393,24 +393,34 @@ def patterns(t: Transcript, prefs: list[Candidate]) -> list[Candidate]:
     preferred = {p.extra["tool"] for p in prefs if p.extra.get("tool")}
     ruled_out = {tool for pref in preferred for tool in family(pref) if tool != pref}
     ruled_out |= {p.extra["avoid"] for p in prefs if p.extra.get("avoid")}
-    seen: dict[str, tuple[str, list[ToolCall]]] = {}
+    seen: dict[str, tuple[str, list[tuple[ToolCall, str]]]] = {}
     for c in t.calls:
         if c.name != "Bash" or not c.ok or not c.command:
             continue
-        check = check_of(c.command)
-        key = command_key(c.command)
-        if check is None or key[0] in ruled_out or _NARROWED.search(main_segment(c.command)):
-            continue
-        kind, runs = seen.get(check.suite, (check.kind, []))
-        seen[check.suite] = (kind, [*runs, c])
+        # each check of a passing chain ("go test ./... && go vet ./...") under its own kind,
+        # spelled as that part of the line (the chain's last part is not the test command)
+        for part in _segments(c.command):
+            check = check_of(part)
+            key = command_key(part)
+            if check is None or key[0] in ruled_out or _NARROWED.search(part):
+                continue
+            kind, runs = seen.get(check.suite, (check.kind, []))
+            seen[check.suite] = (kind, [*runs, (c, part)])
     out = []
     for kind, runs in seen.values():
-        cmd = main_segment(runs[-1].command)
+        cmd = runs[-1][1]
         out.append(Candidate(
             "pattern", _clip(f"Project {kind} command: `{cmd}` (worked in a session)"),
             "pattern", "project-patterns", min(0.8, 0.6 + 0.1 * (len(runs) - 1)), "pattern",
-            _src(t, [r.line for r in runs]), extra={"command": cmd}))
+            _src(t, [c.line for c, _ in runs]), extra={"command": cmd}))
     return out
+
+
+def _segments(command: str) -> list[str]:
+    """The commands of a shell line, each before any pipe (``cd x && npm test | tee log`` ->
+    ``cd x``, ``npm test``)."""
+    return [p.split("|")[0].strip() for p in re.split(r"&&|\|\||;|\n", command)
+            if p.split("|")[0].strip()]
 
 
 # Arguments that narrow a check to one test, file or package.
