@@ -333,27 +333,38 @@ class ExtractionService:
         """The kept user turns of earlier sessions that tell to run a command a stated change
         retired ("when you're done run make test") end with it: shown as what the user said,
         they would still present the old way as current."""
-        from kenning.weights import EPISODE_TOPIC
-
         if not retired or self._supersede is None:
             return []
-        turns = [m for m in self.store.list(Filters(project=self.project, types=(
-            MemoryType.CONTEXT,), topic=EPISODE_TOPIC), limit=2000) if m.valid_to is None]
+        turns = self._current_turns()
         out: list[dict[str, str]] = []
         for command, new in retired:
             spelled = _spelling(command)
-            if not spelled:
+            if spelled:
+                out += self._end_turns(new, re.compile(
+                    rf"(?<![\w/-]){re.escape(spelled)}(?![\w/-])", re.I), turns, closed)
+        return out
+
+    def _current_turns(self) -> list[Memory]:
+        """The project's kept user turns still current."""
+        from kenning.weights import EPISODE_TOPIC
+
+        return [m for m in self.store.list(Filters(project=self.project, types=(
+            MemoryType.CONTEXT,), topic=EPISODE_TOPIC), limit=2000) if m.valid_to is None]
+
+    def _end_turns(self, new: Memory, said: re.Pattern[str], turns: list[Memory],
+                   closed: set[str]) -> list[dict[str, str]]:
+        """Supersede by ``new`` the kept turns of earlier sessions that say ``said``."""
+        assert self._supersede is not None
+        session = (new.metadata.get("provenance") or {}).get("session_id")
+        out: list[dict[str, str]] = []
+        for turn in turns:
+            if (turn.id in closed or turn.created_at > new.created_at
+                    or (session and turn.metadata.get("session_id") == session)
+                    or not said.search(turn.content)):
                 continue
-            said = re.compile(rf"(?<![\w/-]){re.escape(spelled)}(?![\w/-])", re.I)
-            session = (new.metadata.get("provenance") or {}).get("session_id")
-            for turn in turns:
-                if (turn.id in closed or turn.created_at > new.created_at
-                        or (session and turn.metadata.get("session_id") == session)
-                        or not said.search(turn.content)):
-                    continue
-                self._supersede(new.id, turn.id, "what the user said here was replaced")
-                closed.add(turn.id)
-                out.append({"new": new.id, "old": turn.id})
+            self._supersede(new.id, turn.id, "what the user said here was replaced")
+            closed.add(turn.id)
+            out.append({"new": new.id, "old": turn.id})
         return out
 
     def retire_dropped_said(self, fresh: list[Any], applied: list[Memory]
@@ -363,8 +374,6 @@ class ExtractionService:
         decisions that name it (not as something to drop) and the user's words of earlier
         sessions that name it, which, kept as what the user said, would present the old way as
         current. ``{"new": id, "old": id}`` per replacement."""
-        from kenning.weights import EPISODE_TOPIC
-
         if self._supersede is None:
             return []
         drops = [(names, m) for c, m in zip(fresh, applied, strict=False)
@@ -374,8 +383,7 @@ class ExtractionService:
                                              + str(c.extra["rule"].get("said") or "")))]
         if not drops:
             return []
-        turns = [m for m in self.store.list(Filters(project=self.project, types=(
-            MemoryType.CONTEXT,), topic=EPISODE_TOPIC), limit=2000) if m.valid_to is None]
+        turns = self._current_turns()
         rules = [m for m in self.store.list(Filters(project=self.project, types=(
             MemoryType.PREFERENCE, MemoryType.DECISION)), limit=500) if m.valid_to is None]
         fresh_ids = {m.id for m in applied}
@@ -393,16 +401,8 @@ class ExtractionService:
                 self._supersede(new.id, old.id, f"changed: {new.summary[:120]}")
                 closed.add(old.id)
                 out.append({"new": new.id, "old": old.id})
-            named = re.compile("|".join(map(_name_pattern, names)), re.I)
-            session = (new.metadata.get("provenance") or {}).get("session_id")
-            for turn in turns:
-                if (turn.id in closed or turn.created_at > new.created_at
-                        or (session and turn.metadata.get("session_id") == session)
-                        or not named.search(turn.content)):
-                    continue
-                self._supersede(new.id, turn.id, "what the user said here was replaced")
-                closed.add(turn.id)
-                out.append({"new": new.id, "old": turn.id})
+            out += self._end_turns(new, re.compile("|".join(map(_name_pattern, names)), re.I),
+                                   turns, closed)
         return out
 
     def supersede_dropped(self, fresh: list[Any], applied: list[Memory]
