@@ -14,6 +14,7 @@ import pytest
 
 from kenning import Kenning
 from kenning.extract.candidates import (
+    code_places,
     failed_then_passed,
     patterns,
     preferences,
@@ -178,6 +179,23 @@ def test_a_gotcha_names_the_kind_of_check_not_the_command_line() -> None:
         t.bash(command, "ok")
         (gotcha,) = failed_then_passed(parsed(t))
         assert gotcha.text.startswith(head) and gotcha.extra["command"] == command
+
+
+def test_where_things_live_is_kept_as_the_assistant_found_it() -> None:
+    """A place the assistant named after reading ("All Celery tasks live in
+    src/orderdesk/worker.py") is a fact; a plan ("I'll put it in ...") or a bug's location
+    is not."""
+    t = TranscriptWriter()
+    t.say("Found it. All Celery tasks live in src/orderdesk/worker.py (the app is "
+          "orderdesk.worker). I'll add send_tracking_email there.")
+    t.say("I'll put the new helper in src/orderdesk/mail.py. The bug is in src/orderdesk/api.py "
+          "where we divide by zero.")
+    t.say("`filter::apply` in src/filter.rs compares the timestamps as strings.")
+    found = [(c.type, c.text) for c in code_places(parsed(t))]
+    assert found == [
+        ("context", "All Celery tasks live in src/orderdesk/worker.py (the app is "
+                    "orderdesk.worker)."),
+        ("context", "`filter::apply` in src/filter.rs compares the timestamps as strings.")]
 
 
 def test_each_check_of_a_passing_chain_is_the_project_command_of_its_kind() -> None:

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Any
 
 from kenning.extract.conventions import TOOL_FAMILIES, find_rules
-from kenning.extract.failures import clip, explanation, read_failure
+from kenning.extract.failures import clip, explanation, read_failure, sentences
 from kenning.extract.gitlog import Commit
 from kenning.extract.transcript import ToolCall, Transcript, UserText
 from kenning.outcomes import check_of
@@ -481,7 +481,49 @@ def from_commits(commits: list[Commit], repo: str) -> list[Candidate]:
 
 def from_transcript(t: Transcript) -> list[Candidate]:
     prefs = preferences(t)
-    return [*failed_then_passed(t), *prefs, *patterns(t, prefs)]
+    return [*failed_then_passed(t), *prefs, *patterns(t, prefs), *code_places(t)]
+
+
+# "All Celery tasks live in src/orderdesk/worker.py", "Routes are wired in internal/api/
+# router.go": where something lives in the code, said as a fact (not "I'll add it in ...").
+_PLACE = re.compile(
+    r"(?P<what>\b[\w`'().,/ -]{3,80}?)\s+(?:lives?|are|is|sit|sits)\s+(?:all\s+)?"
+    r"(?:(?:wired|defined|registered|kept|configured|declared|implemented|built|set up|handled)"
+    r"\s+)?in\s+`?(?P<path>[\w./-]+/[\w.-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|java|kt|"
+    r"swift|c|h|cpp|cs|php|ex|exs|toml|ya?ml))`?")
+# "`filter::apply` in src/filter.rs compares ...", "The models in src/tidepool/schema.py (...)
+# are v1-style": a thing named with its file, then what it does.
+_NAMED_PLACE = re.compile(
+    r"^(?:the\s+)?(?P<what>`[^`]{2,60}`|[\w:]+(?:\s+[\w:]+)?)\s+in\s+`?(?P<path>[\w./-]+/"
+    r"[\w.-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|java|kt|swift|c|h|cpp|cs|php|ex|exs))`?"
+    r"\s+(?:\([^)]*\)\s+)?(?:is|are|has|have|keeps?|compares|calls|builds|reads|writes|"
+    r"returns|handles|uses|holds|parses|wires)\b", re.I)
+_NOT_A_FACT = re.compile(r"\b(?:I'?ll|I will|I'?m going to|let me|we'?ll|we could|should|"
+                         r"would|might|could|if|when|once|after|before|maybe|probably|"
+                         r"instead|bug|problem|issue|error|failure|typo|mistake|regression|"
+                         r"crash|broken|fails?)\b", re.I)
+MAX_PLACES = 3  # per session: the places an assistant named first are the ones it looked up
+
+
+def code_places(t: Transcript) -> list[Candidate]:
+    """Where things live in the code, as the assistant stated it after reading (a sentence
+    naming a source file in the present tense, not a plan): the fact a later session would
+    otherwise look up again. One per file, at most ``MAX_PLACES`` a session."""
+    out: list[Candidate] = []
+    files: set[str] = set()
+    for said in t.assistant_texts:
+        for sentence in sentences([said.text]):
+            found = _PLACE.search(sentence) or _NAMED_PLACE.search(sentence)
+            if (found is None or len(sentence) > 400 or _NOT_A_FACT.search(
+                    sentence[: found.end()]) or found.group("path") in files):
+                continue
+            files.add(found.group("path"))
+            out.append(Candidate(
+                "fact", _clip(sentence), "context", "project-patterns", 0.6, "fact",
+                _src(t, [said.line]), extra={"path": found.group("path")}))
+            if len(out) == MAX_PLACES:
+                return out
+    return out
 
 
 def stated_work(message: str) -> str | None:

@@ -278,7 +278,8 @@ _INTENT_TAIL = re.compile(r"\s*(?:[;,:]|\s[-—])\s*(?:so\s+|and\s+)?(?:i'll|i w
                           r"i'm going to|i need to)\b[^;]*$", re.I)
 
 
-def _sentences(texts: list[str]) -> list[str]:
+def sentences(texts: list[str]) -> list[str]:
+    """The sentences of ``texts`` (code blocks and bullets set aside), in order."""
     out: list[str] = []
     for text in texts:
         for line in _FENCE.sub(" ", text).splitlines():
@@ -292,7 +293,7 @@ def explanation(texts: list[str], limit: int = MAX_CAUSE) -> str | None:
     """The first one or two sentences of ``texts`` (the assistant's words after a failure)
     that say why it failed, without lead-ins ("The problem is that"), cut to ``limit``;
     None when it only announced what it would do next."""
-    said = [s for s in _sentences(texts) if not _FILLER.match(s) and not _ACK.match(s)]
+    said = [s for s in sentences(texts) if not _FILLER.match(s) and not _ACK.match(s)]
     said = [s for s in said if _CAUSAL.search(s) or not _RESTATE.match(s)]
     start = next((i for i, s in enumerate(said) if _CAUSAL.search(s)), None)
     if start is None:
