@@ -19,6 +19,7 @@ from kenning.extract.candidates import (
     patterns,
     preferences,
     session_summary,
+    stated_constraints,
 )
 from kenning.extract.transcript import AssistantText, ToolCall, UserText, parse_lines
 from kenning.outcomes import check_of
@@ -318,3 +319,22 @@ def test_session_end_hook_counts_a_recurring_gotcha_once(tmp_path: Path) -> None
         for insight in insights:
             assert "the ledger rounds cents wrong, can you fix it?" in insight.content
             assert "morning" not in insight.content.lower()
+
+
+def test_a_constraint_the_assistant_found_is_a_gotcha_with_its_why() -> None:
+    """"Task arguments have to be plain data", with the sentence before it that says why; a
+    plan of the assistant's own or advice to the user is not one."""
+    t = TranscriptWriter()
+    t.say("The task gets the ORM Order object itself. Celery serialises task arguments to JSON, "
+          "and an Order isn't JSON-serialisable, hence kombu's EncodeError. Task arguments have "
+          "to be plain data: pass str(order.id) and load the order inside the task.")
+    t.say("I have to check the logs first. You must restart the server. Sure, that works.")
+    t.say("Careful: Prisma can't tell a rename from a drop plus an add, so the generated SQL "
+          "drops `location`.")
+    found = [(c.type, c.text) for c in stated_constraints(parsed(t))]
+    assert found == [
+        ("gotcha", "Celery serialises task arguments to JSON, and an Order isn't "
+                   "JSON-serialisable, hence kombu's EncodeError. Task arguments have to be "
+                   "plain data: pass str(order.id) and load the order inside the task."),
+        ("gotcha", "Careful: Prisma can't tell a rename from a drop plus an add, so the "
+                   "generated SQL drops `location`.")]

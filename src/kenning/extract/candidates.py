@@ -481,7 +481,43 @@ def from_commits(commits: list[Commit], repo: str) -> list[Candidate]:
 
 def from_transcript(t: Transcript) -> list[Candidate]:
     prefs = preferences(t)
-    return [*failed_then_passed(t), *prefs, *patterns(t, prefs), *code_places(t)]
+    return [*failed_then_passed(t), *prefs, *patterns(t, prefs), *code_places(t),
+            *stated_constraints(t)]
+
+
+# What the assistant found must (not) be done, said as a rule about the code or a tool ("Task
+# arguments have to be plain data", "Careful: Prisma can't tell a rename from a drop"), not a
+# plan of its own ("I have to check the logs") or an instruction to the user.
+_CONSTRAINT = re.compile(
+    r"^(?:careful:|the catch is\b|the gotcha\b|gotcha:|watch out\b)|"
+    r"^(?!(?:i|we|you|let|let's|i'll|we'll|i'd|it|this|that|so|then|now|here|there)\b)"
+    r"[\w`'.+/:-]+(?:\s+[\w`'.+/:()-]+){0,6}?\s+(?:must(?: not)?|has to|have to|needs? to|"
+    r"can(?:'t|not)|never)\s+\S", re.I)
+_CODE_TOKEN = re.compile(r"`[^`]+`|\w+\(\)|\b\w+[._:/]\w+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
+MAX_CONSTRAINTS = 3  # per session
+
+
+def stated_constraints(t: Transcript) -> list[Candidate]:
+    """The constraints the assistant stated while working (a sentence with must / has to /
+    can't about something technical, or one opened by "Careful:" / "The catch is"), with the
+    sentence before it when that says why: gotchas that no failing-then-passing command shows.
+    At most ``MAX_CONSTRAINTS`` a session."""
+    out: list[Candidate] = []
+    for said in t.assistant_texts:
+        parts = sentences([said.text])
+        for i, sentence in enumerate(parts):
+            if (not _CONSTRAINT.search(sentence) or not _CODE_TOKEN.search(sentence)
+                    or sentence.rstrip().endswith("?") or len(sentence) > 400):
+                continue
+            before = parts[i - 1] if i else ""
+            why = before if before and not re.match(
+                r"(?:i|we|let|ok|okay|sure|found it|right)\b", before, re.I) else ""
+            out.append(Candidate(
+                "constraint", _clip(f"{why} {sentence}".strip()), "gotcha", "debugging", 0.6,
+                "gotcha", _src(t, [said.line])))
+            if len(out) == MAX_CONSTRAINTS:
+                return out
+    return out
 
 
 # "All Celery tasks live in src/orderdesk/worker.py", "Routes are wired in internal/api/
