@@ -156,10 +156,7 @@ def run(argv: list[str]) -> "NoReturn":
     side by side), and Claude Code waits for the process to end, not for its output."""
     rc = main(argv)
     if _done_light:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            sys.exit(rc)
-        os._exit(rc)
+        from kenning.entry import exit_flushed  # os and sys only: nothing to load
+
+        exit_flushed(rc)
     sys.exit(rc)
