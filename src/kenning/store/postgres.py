@@ -348,6 +348,18 @@ def _import_driver() -> Any:
     return psycopg
 
 
+
+# A memory's vector from one embedder, replacing the one it had.
+_PUT_VECTOR = ("INSERT INTO memory_vectors(memory_id, embedder, dim, vector) "
+               "VALUES (%s, %s, %s, %s) ON CONFLICT (memory_id, embedder) DO UPDATE SET "
+               "dim = excluded.dim, vector = excluded.vector")
+
+
+def _vector_row(memory_id: str, embedder_id: str, v: np.ndarray) -> tuple[Any, ...]:
+    """``_PUT_VECTOR``'s parameters: the vector as float32, with its length."""
+    f = v.astype("float32", copy=False).ravel()
+    return (memory_id, embedder_id, int(f.shape[0]), f)
+
 class PostgresStore:
     """PostgreSQL + pgvector. Safe for many processes and machines: short transactions, row
     locks for counters, deadlock retries, advisory locks for work that must run once."""
@@ -1200,17 +1212,12 @@ class PostgresStore:
     def put_vectors(self, embedder_id: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
         if not items:
             return
-        rows = []
-        for memory_id, v in items:
-            f = v.astype("float32", copy=False).ravel()
-            rows.append((memory_id, embedder_id, int(f.shape[0]), f))
+        rows = [_vector_row(memory_id, embedder_id, v) for memory_id, v in items]
 
         def work(conn: psycopg.Connection[Any]) -> None:
             with conn.cursor() as cur:
                 cur.executemany(
-                    "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) "
-                    "VALUES (%s, %s, %s, %s) ON CONFLICT (memory_id, embedder) DO UPDATE SET "
-                    "dim = excluded.dim, vector = excluded.vector",
+                    _PUT_VECTOR,
                     rows,
                 )
             self._log_changes(conn, [r[0] for r in rows])
@@ -1698,16 +1705,10 @@ class PostgresStore:
         def work(conn: psycopg.Connection[Any]) -> None:
             alive = self._owned_ids(conn, sorted({mid for mid, _ in vectors} | {
                 i for ln in links for i in (ln.from_id, ln.to_id)}))
-            rows = []
-            for mid, v in vectors:
-                if mid in alive:
-                    f = v.astype("float32", copy=False).ravel()
-                    rows.append((mid, embedder_id, int(f.shape[0]), f))
+            rows = [_vector_row(mid, embedder_id, v) for mid, v in vectors if mid in alive]
             with conn.cursor() as cur:
                 cur.executemany(
-                    "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) "
-                    "VALUES (%s, %s, %s, %s) ON CONFLICT (memory_id, embedder) DO UPDATE SET "
-                    "dim = excluded.dim, vector = excluded.vector",
+                    _PUT_VECTOR,
                     rows,
                 )
                 if rows:

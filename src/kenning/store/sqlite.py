@@ -342,6 +342,12 @@ def _ordered_pairs(rows: Sequence[tuple[str, str, int, int]]) -> list[tuple[str,
             for a, b, n, at in rows if a != b]
 
 
+# A memory's vector from one embedder, replacing the one it had.
+_PUT_VECTOR = ("INSERT INTO memory_vectors(memory_id, embedder, dim, vector) VALUES (?,?,?,?) "
+               "ON CONFLICT (memory_id, embedder) DO UPDATE SET dim = excluded.dim, "
+               "vector = excluded.vector")
+
+
 def _blob(vector: Any) -> tuple[int, bytes]:
     """A vector as (dimension, little-endian float32 bytes), without importing numpy here."""
     v = vector.astype("<f4", copy=False).ravel()
@@ -956,9 +962,7 @@ class SQLiteStore:
         rows = [(memory_id, embedder_id, *_blob(v)) for memory_id, v in items]
         with self._write(marks=False) as c:
             c.executemany(
-                "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) VALUES (?,?,?,?) "
-                "ON CONFLICT (memory_id, embedder) DO UPDATE SET dim = excluded.dim, "
-                "vector = excluded.vector",
+                _PUT_VECTOR,
                 rows,
             )
             self._log_changes(c, [r[0] for r in rows])
@@ -980,9 +984,7 @@ class SQLiteStore:
                 i for ln in links for i in (ln.from_id, ln.to_id)}))
             rows = [(mid, embedder_id, *_blob(v)) for mid, v in vectors if mid in alive]
             c.executemany(
-                "INSERT INTO memory_vectors(memory_id, embedder, dim, vector) VALUES (?,?,?,?) "
-                "ON CONFLICT (memory_id, embedder) DO UPDATE SET dim = excluded.dim, "
-                "vector = excluded.vector",
+                _PUT_VECTOR,
                 rows,
             )
             self._log_changes(c, [r[0] for r in rows])
