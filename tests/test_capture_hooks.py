@@ -31,6 +31,21 @@ def _end(env: dict[str, str], project: Path, session: str, *turns: str) -> None:
     assert result.returncode == 0 and not result.stderr, result.stderr
 
 
+def _ran(env: dict[str, str], project: Path, session: str, turns: list[str],
+         commands: list[str], passed: str = "Tests: 12 passed, 12 total\n") -> None:
+    """A session that ends after the user's turns and the commands run, each passing."""
+    t = TranscriptWriter(cwd=str(project), session=session)
+    for text in turns:
+        t.user(text)
+    for command in commands:
+        t.bash(command, passed if "test" in command else "ok\n")
+    t.say("Done.")
+    path = t.write(project / f"{session}.jsonl")
+    result = hook("SessionEnd", payload("SessionEnd", project, session_id=session,
+                                        transcript_path=str(path), reason="other"), env)
+    assert result.returncode == 0 and not result.stderr, result.stderr
+
+
 def _lessons(env: dict[str, str], project: Path) -> list[dict]:
     with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
                  embedder=None) as k:
@@ -107,15 +122,7 @@ def test_a_check_command_in_a_new_spelling_replaces_the_old_one(env, project) ->
     """The project moved from npm to pnpm: once `pnpm test` works, `npm test` is no longer the
     project's test command (an unrelated command of another kind stays)."""
     for session, commands in (("s-1", ["npm test", "npm run lint"]), ("s-2", ["pnpm test"])):
-        t = TranscriptWriter(cwd=str(project), session=session)
-        t.user("run the checks please")
-        for command in commands:
-            t.bash(command, "Tests: 12 passed, 12 total\n" if "test" in command else "ok\n")
-        t.say("All green.")
-        path = t.write(project / f"{session}.jsonl")
-        done = hook("SessionEnd", payload("SessionEnd", project, session_id=session,
-                                          transcript_path=str(path), reason="other"), env)
-        assert done.returncode == 0
+        _ran(env, project, session, ["run the checks please"], commands)
     with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
                  embedder=None) as k:
         by = {m.metadata.get("command"): m for m in k.list(limit=None, types="pattern")}
@@ -135,16 +142,7 @@ def test_a_stated_change_naming_the_new_commands_retires_the_old_ones(env, proje
              ["make test", "make lint", "make build"]),
             ("s-2", ["we moved the repo to uv. from now on tests are `uv run pytest`, and lint "
                      "is `uv run ruff check .`; the Makefile goes away."], ["uv run pytest -q"])):
-        t = TranscriptWriter(cwd=str(project), session=session)
-        for text in turns:
-            t.user(text)
-        for command in commands:
-            t.bash(command, "12 passed in 0.3s\n" if "test" in command else "ok\n")
-        t.say("Done.")
-        path = t.write(project / f"{session}.jsonl")
-        assert hook("SessionEnd", payload("SessionEnd", project, session_id=session,
-                                          transcript_path=str(path), reason="other"),
-                    env).returncode == 0
+        _ran(env, project, session, turns, commands, passed="12 passed in 0.3s\n")
     with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
                  embedder=None) as k:
         now = k.clock()
@@ -167,16 +165,7 @@ def test_a_stated_move_to_another_tool_retires_the_old_tools_command(env, projec
             ("s-1", ["run the checks"], ["npx jest --coverage", "npx tsc --noEmit"]),
             ("s-2", ["ok, I've had it with ts-jest. let's move to vitest: `npm test` should "
                      "just be `vitest run`, and drop jest, ts-jest and @types/jest."], [])):
-        t = TranscriptWriter(cwd=str(project), session=session)
-        for text in turns:
-            t.user(text)
-        for command in commands:
-            t.bash(command, "Tests: 12 passed, 12 total\n")
-        t.say("Done.")
-        path = t.write(project / f"{session}.jsonl")
-        assert hook("SessionEnd", payload("SessionEnd", project, session_id=session,
-                                          transcript_path=str(path), reason="other"),
-                    env).returncode == 0
+        _ran(env, project, session, turns, commands)
     with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
                  embedder=None) as k:
         by = {m.metadata.get("command"): m for m in k.list(limit=None, types="pattern")}
