@@ -75,6 +75,14 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
     }})
 
 
+def _end_request(session_id: str, project: str, root: str | None, transcript: object,
+                 settings: Settings) -> dict[str, object]:
+    """What the session-end worker needs to end one session."""
+    return {"session_id": session_id, "project": project, "root": root,
+            "transcript": transcript if isinstance(transcript, str) else None,
+            "auto_memory": settings["auto_memory"], "episodes": settings.get("episodes") or {}}
+
+
 def _end_unended(unended: list[dict[str, Any]], payload: dict[str, object], settings: Settings,
                  project: str, location: str, now_ms: int, root: str | None) -> None:
     """Queue the session end of each session that never had one (its client was killed), as
@@ -91,11 +99,8 @@ def _end_unended(unended: list[dict[str, Any]], payload: dict[str, object], sett
         if not isinstance(transcript, str) and folder:
             transcript = os.path.join(folder, f"{sid}.jsonl")
         event_id = journal.new_event_id(now_ms + i)
-        detached.queue(location, {
-            "session_id": sid, "project": project, "root": root,
-            "transcript": transcript if isinstance(transcript, str) else None,
-            "auto_memory": settings["auto_memory"], "episodes": settings.get("episodes") or {},
-        }, event_id)
+        detached.queue(location, _end_request(sid, project, root, transcript, settings),
+                       event_id)
         # ended now, so the next start does not queue it again
         journal.append(lean.journal_dir(location), [{
             "id": event_id, "session_id": sid, "project": project, "at_ms": now_ms,
@@ -145,12 +150,7 @@ def end(payload: dict[str, object], settings: Settings, project: str, location: 
         "id": event_id, "session_id": session_id, "project": project,
         "at_ms": now_ms, "kind": "end", "data": {"reason": str(payload.get("reason") or "")},
     }])
-    transcript = payload.get("transcript_path")
-    request: dict[str, object] = {
-        "session_id": session_id, "project": project, "root": root,
-        "transcript": transcript if isinstance(transcript, str) else None,
-        "auto_memory": settings["auto_memory"], "episodes": settings.get("episodes") or {},
-    }
+    request = _end_request(session_id, project, root, payload.get("transcript_path"), settings)
     if settings.get("detach_session_end", True):
         detached.queue(location, request, event_id)
         detached.spawn(location)
