@@ -260,6 +260,20 @@ def test_session_insight_task_skips_greetings() -> None:
     assert session_summary(parsed(TranscriptWriter()), []) is None
 
 
+def test_session_insight_task_skips_small_talk_before_the_work() -> None:
+    t = TranscriptWriter(cwd=CWD, session="s-3")
+    t.user("slow day, I'm mostly in roadmap meetings.")
+    t.user("hope your weekend was better than mine, I spent all of saturday assembling a "
+           "wardrobe with 214 screws. anyway. the ledger rounds cents wrong, can you fix it? "
+           "thanks!")
+    for rec in ledger_session("s-3").lines[1:]:
+        t.lines.append(rec)
+    tr = parsed(t)
+    insight = session_summary(tr, failed_then_passed(tr))
+    assert insight is not None
+    assert insight["task"] == "the ledger rounds cents wrong, can you fix it?"
+
+
 def test_the_same_failure_in_two_sessions_is_one_gotcha_with_evidence_two(
         tmp_path: Path, k: Kenning) -> None:
     first = ledger_session("sess-a", line=8, explain="Let me look.").write(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from kenning.extract.conventions import TOOL_FAMILIES, find_rules
+from kenning.extract.conventions import TOOL_FAMILIES, find_rules, names_something_technical
 from kenning.extract.failures import clip, explanation, read_failure, sentences
 from kenning.extract.gitlog import Commit
 from kenning.extract.transcript import ToolCall, Transcript, UserText
@@ -562,17 +562,38 @@ def code_places(t: Transcript) -> list[Candidate]:
     return out
 
 
+# What makes a sentence of a user's message about the work rather than chatter around it: a
+# request or a problem ("can you", "let's", "is broken") when it names nothing technical.
+_ASKS = re.compile(
+    r"\b(?:can you|could you|would you|will you|please|pls|let'?s|needs? (?:a|an|to|the)|"
+    r"we need|i need|we want|"
+    r"i want|i'?d like|need to|needs to|should|must|have to|has to|todo|to-do|task|bug|"
+    r"broken|breaks?|fails?|failing|failed|crash(?:es|ed)?|wrong|fix|add|implement|"
+    r"feature|ticket|issue|review|refactor|rename|remove|delete|update|upgrade|migrate|"
+    r"deploy|release|investigate|debug|look into|look at|help)\b", re.I)
+
+
+def _about_work(sentence: str) -> bool:
+    return bool(_ASKS.search(sentence)) or names_something_technical(sentence)
+
+
 def stated_work(message: str) -> str | None:
-    """``message`` without a leading greeting ("morning! can you ..." -> "can you ..."), or
-    None when it states no work at all ("hi", "thanks, looks great!", "nice")."""
+    """The work ``message`` states: from its first sentence that asks for something or names
+    something technical, without greetings, small talk before it ("hope your weekend was
+    better than mine, ...") or pleasantries after it; None when it states no work at all
+    ("hi", "thanks, looks great!", "slow day, mostly meetings")."""
     text = message.strip()
     while True:
         m = _GREETING.match(text)
         if not m or not m.group(0):
             break
         text = text[m.end():]
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
-    work = [s for s in sentences if not _PLEASANTRY.match(s.strip()) and re.search(r"\w", s)]
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
+    first = next((i for i, s in enumerate(sentences) if _about_work(s)), None)
+    if first is None:
+        return None
+    work = [s for s in sentences[first:] if not _PLEASANTRY.match(s) and re.search(r"\w", s)
+            and not _GREETING.fullmatch(s)]
     return " ".join(" ".join(work).split()) or None
 
 

@@ -709,6 +709,13 @@ def _tool_mentions(raw: str) -> list[tuple[int, str]]:
     return out
 
 
+def names_something_technical(text: str) -> bool:
+    """Whether ``text`` names something of the craft: code, a path or dotted name, an
+    identifier, an acronym, or a word such as tests, commits, endpoints or migrations (a bare
+    number does not count: "214 screws" is not work)."""
+    return _NAMES_TECH.search(text) is not None
+
+
 def tool_mentions(text: str) -> list[str]:
     """The tools ``text`` names, each once, in order (English words that are also tool names
     count only where the text uses them as tools)."""
@@ -2019,8 +2026,8 @@ _DIRECTIVE_SUBJECT = re.compile(
     r"should |must )?(?!(?:are|were|have|had|also|just|did|got|can|could|would|will|may|"
     r"might|still|now|then|really|talked|spent|saw|found|went|made|took|lost|signed)\b)"
     r"[a-z]+(?<!ed)(?<!ing)\b")
-_TECH = re.compile(
-    r"`[^`]+`|[\w-]*[./_%()<>:=@#][\w.-]+|\b(?:[a-z]+[A-Z]\w*|[A-Z]{2,}\w*)\b|\b\d+\b|"
+_TECH_TERMS = (
+    r"`[^`]+`|[\w-]*[./_%()<>:=@#][\w.-]+|\b(?:[a-z]+[A-Z]\w*|[A-Z]{2,}\w*)\b|"
     r"(?i:\b(?:tests?|commits?|branch(?:es)?|prs?|pull requests?|reviews?|approvals?|merges?|"
     r"releases?|tags?|versions?|semver|deploy(?:ment)?s?|columns?|tables?|migrations?|"
     r"schemas?|errors?|exceptions?|logs?|logging|apis?|endpoints?|routes?|configs?|"
@@ -2035,6 +2042,8 @@ _TECH = re.compile(
     r"database|db|orm|server|client|frontend|backend|cli|shell|scripts?|makefile|"
     r"outputs?|stdout|stderr|terminal|colou?rs?|styles?|flags?|options?|budgets?|"
     r"bundles?|size)\b)")
+_TECH = re.compile(_TECH_TERMS + r"|\b\d+\b")
+_NAMES_TECH = re.compile(_TECH_TERMS + r"|(?<!\w)--?[a-z][\w-]*")
 _ATTRIBUTED = re.compile(
     r"\b(?:keeps? saying|kept saying|said (?:that|we|to)|says (?:that|we)|asked|asks|"
     r"suggested|suggests|proposed|"
