@@ -119,15 +119,19 @@ def test_a_commit_that_drops_a_library_ends_the_decision_that_chose_it(env, proj
 
 
 def test_a_check_command_in_a_new_spelling_replaces_the_old_one(env, project) -> None:
-    """The project moved from npm to pnpm: once `pnpm test` works, `npm test` is no longer the
-    project's test command (an unrelated command of another kind stays)."""
-    for session, commands in (("s-1", ["npm test", "npm run lint"]), ("s-2", ["pnpm test"])):
+    """The project moved from yarn to pnpm: once `pnpm test` works, `yarn test --ci` is no
+    longer the project's test command (an unrelated command of another kind stays). A check
+    in its plain form (`npm run build`) is not worth a memory, unless, like `pnpm test`, it
+    replaces one."""
+    for session, commands in (("s-1", ["yarn test --ci", "yarn lint:ci", "npm run build"]),
+                              ("s-2", ["pnpm test"])):
         _ran(env, project, session, ["run the checks please"], commands)
     with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
                  embedder=None) as k:
         by = {m.metadata.get("command"): m for m in k.list(limit=None, types="pattern")}
-        assert by["npm test"].superseded_by == by["pnpm test"].id
-        assert by["pnpm test"].current_at(k.clock()) and by["npm run lint"].current_at(k.clock())
+        assert set(by) == {"yarn test --ci", "yarn lint:ci", "pnpm test"}
+        assert by["yarn test --ci"].superseded_by == by["pnpm test"].id
+        assert by["pnpm test"].current_at(k.clock()) and by["yarn lint:ci"].current_at(k.clock())
 
 
 def test_a_stated_change_naming_the_new_commands_retires_the_old_ones(env, project) -> None:
@@ -162,7 +166,7 @@ def test_a_stated_move_to_another_tool_retires_the_old_tools_command(env, projec
     """"let's move to vitest ... and drop jest": the project's `npx jest` command is no longer
     current; a command of another family (the type check) stays."""
     for session, turns, commands in (
-            ("s-1", ["run the checks"], ["npx jest --coverage", "npx tsc --noEmit"]),
+            ("s-1", ["run the checks"], ["npx jest --coverage", "npx tsc --noEmit --strict"]),
             ("s-2", ["ok, I've had it with ts-jest. let's move to vitest: `npm test` should "
                      "just be `vitest run`, and drop jest, ts-jest and @types/jest."], [])):
         _ran(env, project, session, turns, commands)
@@ -171,7 +175,7 @@ def test_a_stated_move_to_another_tool_retires_the_old_tools_command(env, projec
         by = {m.metadata.get("command"): m for m in k.list(limit=None, types="pattern")}
         [move] = [m for m in k.list(limit=None, types="decision") if "vitest" in m.summary]
         assert by["npx jest --coverage"].superseded_by == move.id
-        assert by["npx tsc --noEmit"].current_at(k.clock())
+        assert by["npx tsc --noEmit --strict"].current_at(k.clock())
 
 
 def test_a_session_the_client_never_ended_is_still_learned_from(env, project) -> None:

@@ -412,8 +412,35 @@ def patterns(t: Transcript, prefs: list[Candidate]) -> list[Candidate]:
         out.append(Candidate(
             "pattern", _clip(f"Project {kind} command: `{cmd}` (worked in a session)"),
             "pattern", "project-patterns", min(0.8, 0.6 + 0.1 * (len(runs) - 1)), "pattern",
-            _src(t, [c.line for c, _ in runs]), extra={"command": cmd}))
+            _src(t, [c.line for c, _ in runs]), extra={"command": cmd, "plain": plain_check(cmd)}))
     return out
+
+
+# Check commands in the plain form their ecosystem documents: what any agent runs unprompted in
+# a Go, Rust, JavaScript or Python project. Remembering one tells the agent nothing; a wrapper
+# (make, tox, uv run, npx), another runner (nextest), an environment or arguments do.
+_PLAIN_CHECKS = frozenset({
+    "go test ./...", "go build ./...", "go vet ./...", "go test .", "go build .", "go vet .",
+    "go fmt ./...", "gofmt -l .", "gofmt -w .", "gofmt -l -w .",
+    "cargo test", "cargo build", "cargo check", "cargo fmt", "cargo clippy",
+    "cargo fmt --check", "cargo fmt -- --check", "cargo fmt --all", "cargo test --all",
+    "npm test", "npm run test", "pnpm test", "pnpm run test", "yarn test", "yarn run test",
+    "bun test", "npm run build", "pnpm build", "pnpm run build", "yarn build", "npm run lint",
+    "pnpm lint", "pnpm run lint", "yarn lint", "tsc --noEmit", "npx tsc --noEmit",
+    "pytest", "python -m pytest", "python3 -m pytest", "ruff check", "ruff check .",
+    "ruff format", "ruff format .", "mypy .",
+})
+_QUIET_FLAGS = frozenset({"-q", "-qq", "-v", "-vv", "-x", "--quiet", "--verbose"})
+
+
+def plain_check(command: str) -> bool:
+    """Whether ``command`` is a check in its ecosystem's plain form (``go test ./...``,
+    ``npm test``, ``python -m pytest -q``): nothing a later session needs to be told."""
+    try:
+        toks = shlex.split(command)
+    except ValueError:
+        return False
+    return " ".join(t for t in toks if t not in _QUIET_FLAGS) in _PLAIN_CHECKS
 
 
 def _segments(command: str) -> list[str]:

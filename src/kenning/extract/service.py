@@ -188,7 +188,7 @@ class ExtractionService:
                 sources["git"] = {"repo": str(root), "since": window, "commits": len(commits)}
         elif since is not None:
             raise ValidationError("since needs a git repository (give repo)")
-        cands = self.dedupe_candidates(cands, threshold)
+        cands = self.dedupe_candidates(self.drop_plain_commands(cands), threshold)
         self.match_gotchas(cands)
         fresh = [c for c in cands if c.duplicate_of is None]
         llm_report = None
@@ -242,6 +242,23 @@ class ExtractionService:
         drop = prune_plan(((m.id, m.created_at) for m in stored
                            if episodic(m.type.value, m.topic)), now_ms, options)
         return sum(1 for mid in drop if self.store.delete(mid))
+
+    def drop_plain_commands(self, cands: list[Any]) -> list[Any]:
+        """``cands`` without the check commands in their ecosystem's plain form (``go test
+        ./...``, ``npm test``): a memory of one tells the agent nothing it would not run
+        anyway. One is kept when it replaces a stored command of the same task in a sibling
+        tool (``pnpm test`` after ``npm run test``), so that the old one ends."""
+        from kenning.extract.candidates import command_key, same_task
+
+        plain = [c for c in cands if c.kind == "pattern" and c.extra.pop("plain", False)]
+        if not plain:
+            return cands
+        stored = [command_key(str(m.metadata["command"])) for m in self.store.list(
+            Filters(project=self.project, types=(MemoryType.PATTERN,)), limit=500)
+            if m.valid_to is None and isinstance(m.metadata.get("command"), str)]
+        dropped = {id(c) for c in plain if not any(
+            same_task(command_key(str(c.extra["command"])), key) for key in stored)}
+        return [c for c in cands if id(c) not in dropped]
 
     def supersede_commands(self, fresh: list[Any], applied: list[Memory]
                            ) -> list[dict[str, str]]:
