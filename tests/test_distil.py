@@ -161,6 +161,21 @@ def test_completed_trajectories_are_distilled_into_a_track_record(kk: Kenning,
     assert "checks failed afterwards in 1 of 4 (tests)" in again.content
 
 
+def test_the_briefing_shows_a_rule_not_its_track_record_as_well(kk: Kenning,
+                                                                clock: Clock) -> None:
+    """A track record repeats the rule's words: the briefing that lists the rule in force does
+    not spend a line on its record too, and gives the line to another memory."""
+    rule = kk.remember("Log through structlog, never print()", type="preference",
+                       confidence=0.7)
+    for n in range(3):
+        session(kk, f"s{n}", rule.id, clock() + n * DAY, passed=True)
+    kk.consolidate()
+    (record,) = track_records(kk)
+    fact = kk.remember("The orders API lives in src/orderdesk/api/orders.py", type="context")
+    text = kk.briefing(k=1)
+    assert rule.id in text and fact.id in text and record.id not in text
+
+
 def test_a_track_record_ends_with_the_memory_it_tracks(kk: Kenning, clock: Clock) -> None:
     rule = kk.remember("Round money half-even with Decimal.quantize", type="decision",
                        topic="money_rounding", confidence=0.7)

@@ -509,8 +509,13 @@ class SessionService:
                 and (not exclude or key(m.summary) not in exclude)]
         standing = sorted((m for m in pool if m.type in _STANDING),
                           key=lambda m: (-m.confidence, -m.created_at))
+        # a track record repeats its memory's words: not worth a line of its own when the model
+        # has that memory already (a rule in force above, or a line of MEMORY.md)
+        known = {m.id for m in standing} | {m.id for m in found if exclude
+                                             and key(m.summary) in exclude}
         others = sorted(
-            (m for m in pool if m.type not in _STANDING),
+            (m for m in pool if m.type not in _STANDING
+             and m.metadata.get("subject") not in known),
             key=lambda m: -(m.confidence + 2.0 * scores.get(m.id, (0.0, 0))[0]
                             + 0.2 * recency(m.created_at, now)))[:k]
         head = "Kenning memory briefing (details: kenning MCP tools `get`, `why`):\n"
