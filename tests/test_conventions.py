@@ -203,6 +203,9 @@ RULES: list[tuple[str, list[str], str]] = [
 # Questions, hypotheticals, reports, pleasantries and one-off requests: never rules.
 NON_RULES: list[str] = [
     "Always happy to help.",
+    "we need DELETE /items/{id}: 204 when it existed, 404 otherwise.",
+    "we need a `tidepool export STATION TABLE` command that writes one station's series",
+    "next up: GET /items should take ?limit= and ?offset=, default 50, max 200.",
     "everything we tried was slow",
     "quick question: should we use pnpm?",
     "make sure the tests pass",

@@ -2051,6 +2051,10 @@ _ATTRIBUTED = re.compile(
     r"(?:has|have|had) a rule|i'?ll always|fun story|til)\b|^if we\b")
 
 
+_WE_NEED = re.compile(r"^(?:(?:so|and|also|now|then|ok|okay)\s+)?(?:we|i)\s+(?:really\s+|still\s+|"
+                      r"also\s+)?need\b(?!\s+to\b)")
+
+
 def _standing_sentence(c: _Clause) -> Rule | None:
     """A rule from a sentence that is marked as standing and names something technical, read
     as a whole (lead-ins stripped); None for questions, reports, hypotheticals, attributions
@@ -2086,6 +2090,10 @@ def _standing_sentence(c: _Clause) -> Rule | None:
         return None
     if len(_words(m)) < 3:
         return None
+    need = _WE_NEED.match(m)
+    if need and not (c.change or c.standing or _WEAK_MARK.search(m)
+                     or _STANDING_MARK.search(m[need.end():])):
+        return None  # "we need DELETE /items/{id}", "we need a `tidepool export` command": work
     hit = _Hit(c.raw, "decision" if _decision_like(m, c.raw) else "convention", 0.6)
     return _make_rule(hit, c, c.raw, "user")
 
@@ -2098,11 +2106,19 @@ _ASIDE = re.compile(r"^(?:and\s+|also\s+|oh\s+and\s+)?while you(?:'re| are) (?:o
                     re.I)
 
 
+# A sentence that opens as the next piece of work: "next up: GET /items should take ?limit=".
+_NEXT_TASK = re.compile(r"^(?:(?:so|ok|okay|and|now)\s*,?\s+)?(?:next up|up next|next|first up|"
+                        r"today'?s (?:task|thing|job)|new (?:task|ticket)|todo|to-do)\s*[:—–-]",
+                        re.I)
+
+
 def _read(raw: str, header: str | None, speaker: str, piece_change: bool) -> list[Rule]:
     """The rules in one sentence: one, or several when independent clauses each state one;
     a sentence no shape reads falls back to ``_standing_sentence``."""
     if speaker == "user" and _ATTRIBUTED.search(_mask(raw)):
         return []  # someone else's view, a report or a story, not the user's rule
+    if _NEXT_TASK.match(raw.strip()):
+        return []  # the task at hand, however it is worded
     if _CAPABILITY.search(_mask(raw)):
         return []  # what the product should let someone do: a feature asked for, not a rule
     if _ASIDE.match(raw):
