@@ -741,3 +741,14 @@ def test_a_rule_that_points_back_is_joined_to_the_one_it_needs() -> None:
     assert rule.text == ("Every route declares a response_model; don't return bare dicts or ORM "
                          "rows without one.")
     assert len(find_rules("never merge a PR without one approval. always squash.")) == 2
+
+
+def test_a_short_rule_drawn_as_a_conclusion_keeps_its_reason() -> None:
+    """"... so please never print.": alone, "Never print." loses what to do instead; it is
+    kept with the rule before it. A report of something that slipped in is not a rule."""
+    [rule] = find_rules("we log through structlog here, `log = structlog.get_logger()` at the "
+                        "top of the module. so please never print.")
+    assert rule.text == ("Log through structlog here, `log = structlog.get_logger()` at the top "
+                         "of the module; never print.")
+    assert find_rules("a relative one snuck into Jonas's branch and I'd like the codebase to "
+                      "stay consistent.") == []

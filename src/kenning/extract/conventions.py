@@ -625,7 +625,8 @@ _HYPOTHETICAL = re.compile(
 _REPORT = re.compile(
     r"\b(?:used to|kept|got|gets|getting|was|were|had|did|didn'?t|failed|fails|failing|"
     r"complains?|complained|broke|breaks|crashes|crashed|happened|happens|seems|seemed|"
-    r"tried|keeps|forgot|forget|run into|ran into|end(?:ed)? up|worked|works)\b")
+    r"tried|keeps|forgot|forget|run into|ran into|end(?:ed)? up|worked|works|snuck|sneaked|"
+    r"slipped|crept|showed up|turned up|popped up|made it into)\b")
 _DEICTIC = re.compile(
     r"\b(?:this|these)\s+(?!(?:repo|repository|project|codebase|code ?base|team|"
     r"company|org|organi[sz]ation|monorepo|workspace|package|app|application|service|"
@@ -2383,6 +2384,7 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
     out: list[Rule] = []
     seen: set[str] = set()
     dropped = ""  # a sentence that only drops something ("so scratch the skip(st) rule.")
+    previous = ""
     for piece in _pieces(text):
         said = piece.raw
         if piece.context:  # the header it sits under, once (the header's own rest is in it)
@@ -2408,6 +2410,10 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
             found = _read(first, piece.header, speaker, piece.change)
         if dropped and found and all(r.change for r in found):
             said = f"{dropped} {said}"  # the change says what it drops, in the user's words
+        elif (previous and found and _SO.match(piece.raw)
+              and all(len(_words(_mask(r.text))) <= 4 for r in found)):
+            said = f"{previous} {said}"  # "... so please never print.": the why is before it
+        previous = piece.raw.strip()
         dropped = "" if found or not _DROP_ONLY.match(_mask(piece.raw)) else piece.raw.strip()
         for rule in found:
             if said != piece.raw:
@@ -2420,6 +2426,8 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
     return _joined_references(_joined_changes(out))
 
 
+# A short rule drawn as a conclusion from the sentence before it: "so please never print."
+_SO = re.compile(r"^\s*(?:so|thus|hence|which means|that'?s why)\b", re.I)
 # A rule that points back at the one before it ("... without one;", "... with it.").
 _POINTS_BACK = re.compile(r"\b(?:without|with|for|in|from|like|using|of)\s+(?:one|it|them|"
                           r"that one|those)\s*(?:[;,.!)]|$)")
@@ -2440,13 +2448,16 @@ def _outside_brackets(text: str, sep: str) -> tuple[str, str, str]:
 
 def _joined_references(rules: list[Rule]) -> list[Rule]:
     """A rule that only makes sense with the one before it ("every route declares a
-    response_model. we don't return bare dicts or ORM rows without one") joined to it: one
-    rule, so the second is never shown without what "one" is."""
+    response_model. we don't return bare dicts or ORM rows without one"; "we log through
+    structlog. so please never print.") joined to it: one rule, so the second is never shown
+    without what "one" is or why."""
     out: list[Rule] = []
     for rule in rules:
         prev = out[-1] if out else None
-        if prev is not None and _POINTS_BACK.search(_mask(rule.text)):
-            said = prev.said if rule.said in prev.said else f"{prev.said} {rule.said}"
+        if prev is not None and (_POINTS_BACK.search(_mask(rule.text)) or (
+                rule.said.startswith(prev.said) and _SO.match(rule.said[len(prev.said):]))):
+            said = (rule.said if rule.said.startswith(prev.said) else prev.said
+                    if rule.said in prev.said else f"{prev.said} {rule.said}")
             kind: Literal["convention", "decision"] = (
                 "decision" if "decision" in (prev.kind, rule.kind) else "convention")
             out[-1] = Rule(kind, prev.text.rstrip(".") + "; " + rule.text[:1].lower()
