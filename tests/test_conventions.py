@@ -684,6 +684,24 @@ def test_the_same_named_setting_with_another_version_is_superseded_whatever_the_
                                   "convention"), old)
 
 
+def test_a_limit_moved_to_another_value_replaces_what_stated_the_old_one() -> None:
+    """"let's raise the budget to 2.5 kB" replaces the rule that kept the bundle under 2 kB and
+    the gotcha of going over it; not a rule in another unit, nor one already at that value."""
+    from kenning.extract.conventions import as_rule, moves_limit
+
+    [raised] = find_rules("abort support is worth a few bytes. let's raise the budget to 2.5 kB, "
+                          "and update the README line too.")
+    [old] = find_rules("keep an eye on size while you're adding classes: the README promises "
+                       "'under 2 kB' and `npm run size` (size-limit) checks it, CI fails if we "
+                       "go over.")
+    assert supersedes(raised, old)
+    assert moves_limit(raised, "`npm run size` failed. Cause: abort support takes the bundle "
+                               "to 2.14 kB, 143 B over the 2 kB budget.")
+    assert not moves_limit(raised, "The size budget is 2.5 kB, `npm run size` checks it")
+    assert not supersedes(raised, as_rule("Every request to the API times out after 2 s"))
+    assert not moves_limit(as_rule("Keep the bundle small"), "over the 2 kB budget")
+
+
 def test_a_toolchain_pick_is_not_the_sub_command() -> None:
     from kenning.extract.candidates import command_key, same_task
 

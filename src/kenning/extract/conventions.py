@@ -2554,7 +2554,7 @@ def supersedes(new: Rule, old: Rule, similarity: float | None = None) -> bool:
     different value). Compatible refinements on one subject do not replace each other."""
     if new.text.lower() == old.text.lower():
         return False
-    if _setting_changed(new, old):
+    if _setting_changed(new, old) or _quantity_changed(new, old.text):
         return True
     if not same_subject(new, old, similarity):
         return False
@@ -2621,6 +2621,50 @@ def _setting_changed(new: Rule, old: Rule) -> bool:
         return False
     vn, vo = set(_VERSION.findall(tn)), set(_VERSION.findall(to))
     return bool(vn) and bool(vo) and not (vn & vo)
+
+
+# A quantity with its unit ("2.5 kB", "200 ms", "80 %"), and a change that moves something to
+# one ("raise the budget to 2.5 kB", "lower the timeout to 5 s").
+_UNITS = (r"(?:[kmgt]i?b|bytes?|b|ms|s|sec(?:onds?)?|min(?:utes?)?|h|hours?|days?|%|percent|"
+          r"lines?|chars?|characters?|px|rem|mb/s|rps|qps)")
+_QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(" + _UNITS + r")(?![\w/])", re.I)
+_MOVED_TO = re.compile(r"\b(?:raise|raised|raising|bump|bumped|lower|lowered|increase|increased|"
+                       r"decrease|decreased|reduce|reduced|cut|set|change|changed|move|moved)\b"
+                       r"[^.;]{0,60}?\bto\s+(\d+(?:\.\d+)?)\s?(" + _UNITS + r")(?![\w/])",
+                       re.I)
+
+
+def _quantity_changed(new: Rule, old: str) -> bool:
+    """A limit moved to another value: ``new`` moves something to a quantity ("raise the budget
+    to 2.5 kB") that ``old`` stated otherwise in the same unit ("the README promises 'under
+    2 kB'"), and the two share a word besides the numbers and the unit."""
+    moved = _MOVED_TO.search(new.text)
+    if moved is None:
+        return False
+    value, unit = float(moved.group(1)), _unit(moved.group(2))
+    before = [(float(q), _unit(u)) for q, u in _QUANTITY.findall(old)]
+    if not any(u == unit for _, u in before) or any(
+            u == unit and q == value for q, u in before):
+        return False
+    words = {_stem(w) for w in _term_list(new.text) if not re.match(r"[\d.]+$", w)}
+    other = {_stem(w) for w in _term_list(old) if not re.match(r"[\d.]+$", w)}
+    return len((words & other) - {unit, _stem(unit)}) >= 1
+
+
+def moves_limit(new: Rule, old: str | None = None) -> bool:
+    """Whether ``new`` moves a limit to another value, and (given ``old``, a memory's text) one
+    that ``old`` states otherwise: a rule or a gotcha about the old limit no longer holds."""
+    if old is None:
+        return _MOVED_TO.search(new.text) is not None
+    return _quantity_changed(new, old)
+
+
+def _unit(text: str) -> str:
+    low = text.lower()
+    return {"byte": "b", "bytes": "b", "sec": "s", "second": "s", "seconds": "s",
+            "min": "min", "minute": "min", "minutes": "min", "hours": "h", "hour": "h",
+            "percent": "%", "line": "lines", "char": "chars", "character": "chars",
+            "characters": "chars", "day": "days"}.get(low, low)
 
 
 _SETTING_SUBJECTS = frozenset({"line length", "indentation", "coverage", "test timeout",

@@ -493,6 +493,28 @@ class ExtractionService:
                                     f"changed in a later session: {new_rule.text[:120]}")
                     closed.add(old.id)
                     out.append({"new": new.id, "old": old.id})
+        out += self._supersede_moved_limits([m for _, m in stated], rules)
+        return out
+
+    def _supersede_moved_limits(self, stated: list[Memory], rules: dict[str, Any]
+                                ) -> list[dict[str, str]]:
+        """A gotcha about a limit that a newer rule moves ("143 B over the 2 kB budget", then
+        "raise the budget to 2.5 kB") no longer holds: it ends with the rule."""
+        from kenning.extract.conventions import moves_limit
+
+        movers = [(m, rules[m.id]) for m in stated if m.id in rules and moves_limit(rules[m.id])]
+        if self._supersede is None or not movers:
+            return []
+        out: list[dict[str, str]] = []
+        for old in self.store.list(Filters(project=self.project, types=(MemoryType.GOTCHA,)),
+                                   limit=500):
+            if old.valid_to is not None:
+                continue
+            for new, rule in movers:
+                if old.created_at <= new.created_at and moves_limit(rule, old.content):
+                    self._supersede(new.id, old.id, f"the limit moved: {rule.text[:120]}")
+                    out.append({"new": new.id, "old": old.id})
+                    break
         return out
 
     def dedupe_candidates(self, cands: list[Any], threshold: float) -> list[Any]:
