@@ -342,7 +342,7 @@ def test_the_prompt_hook_ranks_drift_as_recall_does() -> None:
     assert [mid for mid, _, _ in recall] == ["m0", "m1", "m2"]
     assert [round(s, 4) for _, s, _ in recall] == [h["score"] for h in hook if h]
     text, _ = inject.render(inject.best(hook, 3), 4000)
-    assert "- [pattern] t (id m1; code changed since: f changed in abc1234)" in text
+    assert "- [pattern] t (id m1; may be outdated, code changed since: f changed in abc1234)" in text
     assert "- [pattern] s (id m0)\n" in text
 
 
@@ -399,7 +399,7 @@ def test_hooks_flag_drift_at_session_start_and_after_an_edit(tmp_path: Path, rep
     hook("SessionStart", repo, env, source="startup", session_id="s2")
     shown = injected(hook("UserPromptSubmit", repo, env, session_id="p2",
                           prompt="how is the VAT rate computed"))
-    assert f"code changed since: compute_vat changed in {sha}" in shown
+    assert f"may be outdated, code changed since: compute_vat changed in {sha}" in shown
 
     # an edit through the agent's tools: checked by a worker the tool hook starts
     (repo / "src" / "cart.py").write_text("def add_item(cart, item):\n    return [*cart, item]\n")
@@ -409,7 +409,7 @@ def test_hooks_flag_drift_at_session_start_and_after_an_edit(tmp_path: Path, rep
     shown = injected(hook("UserPromptSubmit", repo, env, session_id="s3",
                           prompt="how does add_item change the cart"))
     assert cart.id in shown
-    assert "code changed since: add_item changed (not committed yet)" in shown
+    assert "may be outdated, code changed since: add_item changed (not committed yet)" in shown
 
     # show --json carries it, on both read paths; kenning stale lists both
     for args in (["show", cart.id, "--json"], ["show", cart.id[:12], "--json"]):

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from kenning import validation as v
+from kenning.drift import drift_note
 from kenning.errors import ValidationError
 from kenning.filelock import DirLock
 from kenning.models import Filters, MemoryType, OutcomeStatus, SessionEvent, iso
@@ -540,7 +541,7 @@ class SessionService:
             section(None, [(lines[0], checkpoint[0])], max_chars)
         # the rules take up to two thirds, so the rest of what matters still has room
         def changed(m: Memory) -> str:  # the code it describes changed since it was recorded
-            return f"; code changed since: {m.drift_reason or m.drift}" if m.drift else ""
+            return f"; {drift_note(m.drift_reason or m.drift)}" if m.drift else ""
 
         section("Rules in force for this project:",
                 [(f"- {m.summary} (id {m.id}{changed(m)})", m) for m in standing],

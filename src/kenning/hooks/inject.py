@@ -3,6 +3,7 @@ prompt words that explain the match."""
 
 from kenning import learning
 from kenning import weights as W
+from kenning.drift import drift_note
 from kenning.hooks.seen import key as seen_key
 from kenning.words import query_terms
 
@@ -198,7 +199,7 @@ def render(hits: list[dict[str, object]], max_chars: int, first: bool = True
             str(h["type"]) + (f" · {h['topic']}" if h["topic"] else ""))
         extra = f"; outcome {h['outcome']}" if h["outcome"] else ""
         if h.get("drift"):  # the code it describes changed since: the model should check it
-            extra += f"; code changed since: {h.get('drift_reason') or h['drift']}"
+            extra += f"; {drift_note(str(h.get('drift_reason') or h['drift']))}"
         line = f"- [{label}] {h['summary']} (id {h['id']}{extra})"
         detail = str(h.get("detail") or "")
         if (detail and not said and len(shown) < DETAILED
