@@ -342,7 +342,8 @@ def test_the_prompt_hook_ranks_drift_as_recall_does() -> None:
     assert [mid for mid, _, _ in recall] == ["m0", "m1", "m2"]
     assert [round(s, 4) for _, s, _ in recall] == [h["score"] for h in hook if h]
     text, _ = inject.render(inject.best(hook, 3), 4000)
-    assert "- [pattern] t (id m1; may be outdated, code changed since: f changed in abc1234)" in text
+    assert ("- [pattern] t (id m1; may be outdated, code changed since: f changed in "
+            "abc1234)") in text
     assert "- [pattern] s (id m0)\n" in text
 
 
