@@ -241,23 +241,6 @@ def test_other_runners_give_their_meaningful_line_and_a_stable_signature(
     assert found == [signature, signature]
 
 
-def test_a_slip_in_the_code_the_session_just_wrote_is_not_a_gotcha() -> None:
-    """The assistant writes a new test, it fails on the assistant's own typo, the typo is
-    fixed and it passes: nothing a later session needs to know. The same failure fixed in
-    code that was there before is a gotcha."""
-    test = f"{CWD}/tests/test_export.py"
-    t = TranscriptWriter(cwd=CWD, session="s-slip")
-    t.user("add an export test")
-    t.tool("Write", {"file_path": test, "content": "def test_export():\n    assert exprt() == 1\n"},
-           "File created", extra={"type": "create", "filePath": test})
-    t.bash("uv run pytest -q", PYTEST_FAIL.format(want=12, line=2), ok=False)
-    t.edit(test, "    assert exprt() == 1", "    assert export() == 1")
-    t.bash("uv run pytest -q", "....                                   [100%]\n4 passed in 0.05s")
-    assert failed_then_passed(parsed(t)) == []
-    [gotcha] = failed_then_passed(parsed(ledger_session("s-old")))
-    assert "Fix: `src/ledger/money.py`" in gotcha.text
-
-
 def test_raising_a_limit_ends_the_rule_and_the_gotcha_of_the_old_one(tmp_path: Path,
                                                                      k: Kenning) -> None:
     """A size check fails over the 2 kB budget and the work is trimmed to pass; a later

@@ -210,50 +210,8 @@ def failed_then_passed(t: Transcript) -> list[Candidate]:
                     or same_check(failed.command, call.command)):
                 continue
             del open_fail[j]
-            if _own_slip(calls[:j], calls[j + 1 : i]) and command_key(
-                    failed.command) == key:
-                continue
             out.append(_gotcha(t, failed, call, calls[j + 1 : i]))
     return out
-
-
-def _written(call: ToolCall) -> list[str]:
-    """The text an edit put in a file (each replacement of a MultiEdit, a Write's content)."""
-    args = call.input
-    if call.name == "Write":
-        content = args.get("content")
-        return [content] if isinstance(content, str) else []
-    edits = args.get("edits") if call.name == "MultiEdit" else [args]
-    return [e["new_string"] for e in edits or [] if isinstance(e, dict)
-            and isinstance(e.get("new_string"), str)]
-
-
-def _replaced(call: ToolCall) -> list[str]:
-    """The text an edit replaced (empty for a Write, which replaces the whole file)."""
-    edits = call.input.get("edits") if call.name == "MultiEdit" else [call.input]
-    return [e["old_string"] for e in edits or [] if isinstance(e, dict)
-            and isinstance(e.get("old_string"), str)]
-
-
-def _own_slip(before: list[ToolCall], between: list[ToolCall]) -> bool:
-    """Whether a failure was fixed only by correcting what the session itself had just written
-    (a typo in the new test, an off-by-one in the new function) and running nothing else: a
-    slip in new code, not something about the project a later session should be told."""
-    edits = [c for c in between if c.ok and c.file_path and c.name in _EDIT_TOOLS]
-    if not edits or any(c.ok and c.name == "Bash" and c.command
-                        and command_key(c.command)[0] not in _READ_ONLY for c in between):
-        return False
-    mine = [text for c in before if c.ok and c.name in _EDIT_TOOLS for text in _written(c)]
-    written_files = {c.file_path for c in before if c.ok and c.name == "Write"}
-    for edit in edits:
-        if edit.name == "Write":
-            if edit.file_path not in written_files:
-                return False
-            continue
-        olds = [o for o in _replaced(edit) if o.strip()]
-        if not olds or not all(any(o in text for text in mine) for o in olds):
-            return False
-    return True
 
 
 def _sentence(text: str) -> str:
