@@ -16,6 +16,8 @@ from kenning.extract.conventions import (
 # (message, words the rule's text must keep, kind) — plain, indirect, hedged and chat-style.
 RULES: list[tuple[str, list[str], str]] = [
     ("Always use pnpm, never npm.", ["pnpm", "never npm"], "convention"),
+    ("do it, switch to keyset pagination with a next_cursor in the response.",
+     ["Switch to keyset pagination", "next_cursor"], "decision"),
     ("I'd like you to run the tests with `uv run pytest -q`, not bare pytest.",
      ["`uv run pytest -q`", "not bare pytest"], "convention"),
     ("First, always run `make check` before you commit.", ["`make check`", "before you commit"],

@@ -479,7 +479,8 @@ _LEAD_HARD = re.compile(
     r"actually|instead|change of plan(?:s)?|update|correction|edit|small thing|quick thing|"
     r"one rule|a rule|rule|general rule|tip|pro tip|don'?t forget|remember|keep in mind|"
     r"bear in mind|please note|note that|just a reminder|friendly reminder|nit|small nit|"
-    r"minor nit|nitpick|minor|minor thing|small note|one note)\s*[,:;.!—–-]+\s*")
+    r"minor nit|nitpick|minor|minor thing|small note|one note|(?:ok(?:ay)?,? )?do it|"
+    r"go ahead|go for it|let'?s do (?:it|that)|agreed|sounds good|makes sense)\s*[,:;.!—–-]+\s*")
 _LEAD_SCOPE = re.compile(
     r"^(?:going forward|moving forward|from now on|from here on(?: out)?|henceforth|"
     r"in (?:the )?future|for (?:the )?future reference|for future reference|"
