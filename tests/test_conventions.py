@@ -640,6 +640,10 @@ def test_assistant_only_committed_decisions_at_lower_confidence() -> None:
                                        speaker="assistant")] == [
         "No Redis; an in-process LRU cache instead."]
     assert find_rules("I'll use a dict here rather than a list.", speaker="assistant") == []
+    [back] = find_rules("I'd revert memmap2 and go back to streaming: `BufReader` over the file.",
+                        speaker="assistant")
+    assert back.kind == "decision" and back.replaces == "memmap2" and back.confidence <= 0.6
+    assert find_rules("I'd revert this line.", speaker="assistant") == []
 
 
 @pytest.mark.parametrize(("new", "old"), SUPERSEDES, ids=[p[0][:40] for p in SUPERSEDES])

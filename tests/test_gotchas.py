@@ -380,3 +380,18 @@ def test_a_constraint_the_assistant_found_is_a_gotcha_with_its_why() -> None:
                    "plain data: pass str(order.id) and load the order inside the task."),
         ("gotcha", "Careful: Prisma can't tell a rename from a drop plus an add, so the "
                    "generated SQL drops `location`.")]
+
+
+def test_a_constraint_keeps_the_remedy_the_assistant_chose_with_it() -> None:
+    """The assistant finds why mmap crashes and proposes going back to a buffered reader in the
+    same message: the gotcha says both, without the acknowledgement it opened with, so it is
+    never shown as if mmap were still the way."""
+    t = TranscriptWriter()
+    t.say("Reproduced, and yes, it's the mmap: copytruncate shrinks the file while it is mapped "
+          "and a mapped page past the new end raises SIGBUS. And a pipe can't be mapped at all, "
+          "so `-` for stdin is impossible with mmap. I'd revert memmap2 and go back to "
+          "streaming: `BufReader::with_capacity(64 * 1024)` over the file or stdin.")
+    [gotcha] = stated_constraints(parsed(t))
+    assert gotcha.text.startswith("It's the mmap: copytruncate shrinks the file")
+    assert gotcha.text.endswith("Fix: Revert memmap2 and go back to streaming: "
+                                "`BufReader::with_capacity(64 * 1024)` over the file or stdin.")

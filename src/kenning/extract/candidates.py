@@ -522,6 +522,9 @@ _CONSTRAINT = re.compile(
     r"can(?:'t|not)|never)\s+\S", re.I)
 _CODE_TOKEN = re.compile(r"`[^`]+`|\w+\(\)|\b\w+[._:/]\w+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
 MAX_CONSTRAINTS = 3  # per session
+# An acknowledgement opening a sentence ("Reproduced, and yes, it's the mmap."): not the why.
+_ACK = re.compile(r"^(?:(?:reproduced|confirmed|found it|yes|yep|yeah|right|ok|okay|sure|"
+                  r"indeed|good catch|got it)\b[\s,.!:;—-]*(?:and\s+)?)+", re.I)
 
 
 def stated_constraints(t: Transcript) -> list[Candidate]:
@@ -536,12 +539,19 @@ def stated_constraints(t: Transcript) -> list[Candidate]:
             if (not _CONSTRAINT.search(sentence) or not _CODE_TOKEN.search(sentence)
                     or sentence.rstrip().endswith("?") or len(sentence) > 400):
                 continue
-            before = parts[i - 1] if i else ""
+            before = _ACK.sub("", parts[i - 1]) if i else ""
+            before = before[:1].upper() + before[1:]
             why = before if before and not re.match(
                 r"(?:i|we|let|ok|okay|sure|found it|right)\b", before, re.I) else ""
+            text = f"{why} {sentence}".strip()
+            fix = next((r.text for r in find_rules(said.text, speaker="assistant")
+                        if r.kind == "decision" and r.text not in text), None)
+            if fix:  # what the assistant chose to do about it, said in the same breath
+                text = f"{_sentence(text)} Fix: {fix}"
             out.append(Candidate(
-                "constraint", _clip(f"{why} {sentence}".strip()), "gotcha", "debugging", 0.6,
-                "gotcha", _src(t, [said.line])))
+                "constraint", _clip(text, MAX_GOTCHA if fix else MAX_TEXT), "gotcha",
+                "debugging", 0.6, "gotcha",
+                _src(t, [said.line])))
             if len(out) == MAX_CONSTRAINTS:
                 return out
     return out

@@ -794,7 +794,9 @@ _DEPRECATED = re.compile(r"^(?P<old>.{1,60}?)\s+(?:is|are)\s+(?:now\s+)?deprecat
 _ASSISTANT = re.compile(
     r"^(?:so[:,]?\s+)?(?P<alt>(?:rather than|instead of)\s+[^,]{2,60},\s*)?"
     r"(?:i'?ll|i will|i'?m going to|i am going to|we'?ll|we will|let'?s|"
-    r"i'?d go with|i'?d use|going with|i'?ve decided to|i decided to|decision:|the plan is to|"
+    r"i'?d go with|i'?d use|i'?d (?=(?:revert|switch|move|go back|replace|drop|rip out|pin)\b)|"
+    r"i'?d (?:suggest|recommend|propose)(?: we| that we)?|i (?:suggest|recommend|propose)"
+    r"(?: we| that we)?|going with|i'?ve decided to|i decided to|decision:|the plan is to|"
     r"the fix is to|my plan is to|plan:)\s*(?P<rest>.+)$")
 
 
@@ -1525,7 +1527,8 @@ def _assistant_frame(c: _Clause) -> _Hit | None:
         lead = pm[: a.start("rest")]
         verb_ok = re.match(r"(?:use|go with|switch (?:to|over to|from)|move (?:to|from)|"
                            r"migrate (?:to|from)|replace|drop|adopt|pin|keep|stick with|"
-                           r"standardi[sz]e on|rip out|ditch)\b", rm)
+                           r"standardi[sz]e on|rip out|ditch|revert|go back to|roll back)\b",
+                           rm)
         went = re.search(r"(?:go with|'d use|going with)\s*$", lead) and _bare_object(
             _words(rm)[:2])
         if not verb_ok and not went:
@@ -1533,7 +1536,7 @@ def _assistant_frame(c: _Clause) -> _Hit | None:
         contrast = re.search(r"\b(?:rather than|instead of|instead|over|not)\b", rm) or a.group(
             "alt")
         chosen = re.match(r"(?:go with|switch|move|migrate|replace|drop|adopt|pin|"
-                          r"standardi[sz]e|rip out|ditch)", rm) or went
+                          r"standardi[sz]e|rip out|ditch|revert|go back to|roll back)", rm) or went
         if not (contrast or (chosen and (went or _decision_like(rm, rest)))):
             continue
         if re.match(r"use\s+(?:a|an|the)\s+(?!`)", rm) and not _tool_mentions(rest):
@@ -1582,6 +1585,7 @@ _REPLACES = [
                r"\s+(?P<old>[^,;.]+?)\s*[;,]\s*(?:and\s+)?(?:just\s+)?use\s+.+\binstead\b"),
     re.compile(r"^(?:so[:,]?\s+)?no\s+(?P<old>[^;,.]+?)\s*[;,]\s*.+\binstead\b"),
     re.compile(r"^(?P<old>.{1,60}?)\s+(?:is|are)\s+(?:now\s+)?deprecated\b"),
+    re.compile(r"^(?:so[:,]?\s+)?(?:revert|roll back)\s+(?P<old>[^,;.:]+?)\s+and\s+go back to\b"),
 ]
 _CHANGE = re.compile(
     r"\binstead\b|\bno longer\b|\bfrom now on\b|\bswitch(?:ing|ed|es)?\s+(?:\w+\s+)?(?:over\s+)?"
@@ -1589,7 +1593,8 @@ _CHANGE = re.compile(
     r"\bmov(?:e|ing|ed)\s+(?:\w+\s+)?(?:over\s+)?(?:to|from|away from|off)\b|"
     r"\bmigrat\w*\s+(?:\w+\s+)?(?:to|from|off)\b|\breplac\w*\s+.+?\s+with\b|\bstop\s+\w+ing\b|"
     r"\bagain\b|\bno more\b|\bdrop(?:ping)? support\b|\brip(?:ping)? out\b|\bditch\w*\b|"
-    r"\bget rid of\b|\bdeprecated\b|\bin favou?r of\b|\bnot\s+.{1,40}?\bany (?:more|longer)\b|"
+    r"\bget rid of\b|\bdeprecated\b|\bin favou?r of\b|\bgo(?:ing)? back to\b|"
+    r"\bnot\s+.{1,40}?\bany (?:more|longer)\b|"
     r"(?<!from )\bscratch\b(?! (?:file|dir|directory|space|pad|buffer|org|build)s?\b)")
 
 
