@@ -554,6 +554,11 @@ def test_a_stop_and_what_replaces_it_are_one_change() -> None:
                        "touched tests use testify, require for anything that must hold.")
     assert len(rules) == 1 and rules[0].change and rules[0].replaces == "stdlib plus go-cmp"
     assert "go-cmp" in rules[0].text and "testify" in rules[0].text
+    [scratched] = find_rules("so I'd like to change how we test output: scratch the assert_cmd + "
+                             "predicates checks for anything that prints. from now on CLI output "
+                             "tests are insta snapshots (insta-cmd).")
+    assert scratched.replaces == "assert_cmd + predicates checks"
+    assert "assert_cmd" in scratched.text and "insta snapshots" in scratched.text
 
 
 def test_an_aside_for_the_task_at_hand_is_not_a_rule() -> None:

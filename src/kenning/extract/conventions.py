@@ -1586,6 +1586,8 @@ _REPLACES = [
     re.compile(r"^(?:so[:,]?\s+)?no\s+(?P<old>[^;,.]+?)\s*[;,]\s*.+\binstead\b"),
     re.compile(r"^(?P<old>.{1,60}?)\s+(?:is|are)\s+(?:now\s+)?deprecated\b"),
     re.compile(r"^(?:so[:,]?\s+)?(?:revert|roll back)\s+(?P<old>[^,;.:]+?)\s+and\s+go back to\b"),
+    re.compile(r"(?:^|[:;]\s*)(?:so\s+)?(?:scratch|ditch|rip out|get rid of)\s+(?P<old>[^,;.]+?)"
+               r"(?=\s+for\b|\s*[,;.]|$)"),
 ]
 _CHANGE = re.compile(
     r"\binstead\b|\bno longer\b|\bfrom now on\b|\bswitch(?:ing|ed|es)?\s+(?:\w+\s+)?(?:over\s+)?"
@@ -1784,6 +1786,7 @@ def _facts(text: str) -> _Facts:
     style = (_STYLE_MEMBER[styles[0]], styles[0]) if styles else None
     neg = bool(re.search(r"^(?:never|don'?t|dont|do not|no|avoid|stop|no longer|no more|not|"
                          r"drop|ditch|rip out|get rid of)\b|"
+                         r":\s*(?:scratch|drop|ditch|rip out|get rid of)\b|"
                          r"\b(?:should|must|shall|will|can|may|do|does|are|is)\s+(?:never|not)\b|"
                          r"\b(?:shouldn'?t|mustn'?t|won'?t|can'?t|cannot|don'?t|doesn'?t)\b|"
                          r"\bno longer\b|\bnever\b|\bno more\b|\bany ?more\b", pres_mask))
@@ -2489,7 +2492,9 @@ def _joined_changes(rules: list[Rule]) -> list[Rule]:
         stop = rules[i]
         nxt = rules[i + 1] if i + 1 < len(rules) else None
         if (nxt is not None and stop.change and stop.replaces and stop.subject
-                and stop.subject == nxt.subject and not _facts(stop.text).positive
+                and (stop.subject == nxt.subject or (nxt.change and _stems(stop.terms)
+                                                     & _stems(nxt.terms)))
+                and not _facts(stop.text).positive
                 and _facts(nxt.text).positive and not nxt.replaces):
             text = stop.text.rstrip(".") + "; " + nxt.text[:1].lower() + nxt.text[1:]
             said = stop.said if nxt.said in stop.said else f"{stop.said} {nxt.said}"
