@@ -16,6 +16,7 @@ from kenning.extract.conventions import (
 # (message, words the rule's text must keep, kind) — plain, indirect, hedged and chat-style.
 RULES: list[tuple[str, list[str], str]] = [
     ("Always use pnpm, never npm.", ["pnpm", "never npm"], "convention"),
+    ("let's go back to tabs.", ["Go back to tabs"], "decision"),
     ("do it, switch to keyset pagination with a next_cursor in the response.",
      ["Switch to keyset pagination", "next_cursor"], "decision"),
     ("I'd like you to run the tests with `uv run pytest -q`, not bare pytest.",
@@ -205,6 +206,8 @@ RULES: list[tuple[str, list[str], str]] = [
 # Questions, hypotheticals, reports, pleasantries and one-off requests: never rules.
 NON_RULES: list[str] = [
     "Always happy to help.",
+    "let's go back to the office",
+    "let's go back to it later",
     "we need DELETE /items/{id}: 204 when it existed, 404 otherwise.",
     "we need a `tidepool export STATION TABLE` command that writes one station's series",
     "next up: GET /items should take ?limit= and ?offset=, default 50, max 200.",
@@ -333,6 +336,8 @@ NON_RULES: list[str] = [
 # (newer rule, older rule): the newer one replaces the older one.
 SUPERSEDES: list[tuple[str, str]] = [
     ("let's raise the size budget to 2.5 kB.", "Keep the size budget under 2 kB, always."),
+    ("let's go back to shipping both CJS and ESM for 1.0; ESM-only can wait until require(esm) "
+     "is everywhere.", "I'd prefer 1.0 to go ESM-only."),
     ("Use pnpm instead of npm.", "Use npm for installs."),
     ("let's move to vitest", "We use jest for tests."),
     ("Use httpx.", "Use requests for HTTP calls."),

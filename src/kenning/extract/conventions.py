@@ -1292,8 +1292,11 @@ def _lets_frame(c: _Clause) -> _Hit | None:
         return None
     if verb == "try" and not re.match(r"try to (?:always|never|keep|stick|use|avoid)", rest_mask):
         return None
-    if verb in ("make", "do", "go") and not re.match(
-            r"(?:make sure (?:we|to) (?:always|never)|do (?:all|every)|go with\s+\S)", rest_mask):
+    if (verb in ("make", "do", "go") and not re.match(
+            r"(?:make sure (?:we|to) (?:always|never)|do (?:all|every)|go with\s+\S|"
+            r"go back to\s+\S)", rest_mask)) or (
+                rest_mask.startswith("go back to") and not (
+                    names_something_technical(rest) or _tool_mentions(rest))):
         return None
     if verb == "go":
         if re.match(r"go with\s+(?:option|plan|approach|idea|suggestion|yours|your|that|this|"
@@ -1586,6 +1589,7 @@ _REPLACES = [
     re.compile(r"^(?:so[:,]?\s+)?no\s+(?P<old>[^;,.]+?)\s*[;,]\s*.+\binstead\b"),
     re.compile(r"^(?P<old>.{1,60}?)\s+(?:is|are)\s+(?:now\s+)?deprecated\b"),
     re.compile(r"^(?:so[:,]?\s+)?(?:revert|roll back)\s+(?P<old>[^,;.:]+?)\s+and\s+go back to\b"),
+    re.compile(r"(?:^|[,:;]\s*)(?:but\s+)?(?P<old>[\w.()/+-]+(?:[ -][\w.()/+-]+)?)\s+can wait\b"),
     re.compile(r"(?:^|[:;]\s*)(?:so\s+)?(?:scratch|ditch|rip out|get rid of)\s+(?P<old>[^,;.]+?)"
                r"(?=\s+for\b|\s*[,;.]|$)"),
 ]
