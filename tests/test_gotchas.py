@@ -192,11 +192,15 @@ def test_where_things_live_is_kept_as_the_assistant_found_it() -> None:
     t.say("I'll put the new helper in src/orderdesk/mail.py. The bug is in src/orderdesk/api.py "
           "where we divide by zero.")
     t.say("`filter::apply` in src/filter.rs compares the timestamps as strings.")
+    t.say("The zone of each station's exports is already in STATIONS in "
+          "src/tidepool/stations.py (IANA names).")
     found = [(c.type, c.text) for c in code_places(parsed(t))]
     assert found == [
         ("context", "All Celery tasks live in src/orderdesk/worker.py (the app is "
                     "orderdesk.worker)."),
-        ("context", "`filter::apply` in src/filter.rs compares the timestamps as strings.")]
+        ("context", "`filter::apply` in src/filter.rs compares the timestamps as strings."),
+        ("context", "The zone of each station's exports is already in STATIONS in "
+                    "src/tidepool/stations.py (IANA names).")]
 
 
 def test_each_check_of_a_passing_chain_is_the_project_command_of_its_kind() -> None:
