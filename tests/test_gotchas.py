@@ -184,8 +184,8 @@ def test_a_gotcha_names_the_kind_of_check_not_the_command_line() -> None:
 
 def test_where_things_live_is_kept_as_the_assistant_found_it() -> None:
     """A place the assistant named after reading ("All Celery tasks live in
-    src/orderdesk/worker.py") is a fact; a plan ("I'll put it in ...") or a bug's location
-    is not."""
+    src/orderdesk/worker.py") is a codebase discovery (it holds until the code changes); a plan
+    ("I'll put it in ...") or a bug's location is not."""
     t = TranscriptWriter()
     t.say("Found it. All Celery tasks live in src/orderdesk/worker.py (the app is "
           "orderdesk.worker). I'll add send_tracking_email there.")
@@ -196,10 +196,10 @@ def test_where_things_live_is_kept_as_the_assistant_found_it() -> None:
           "src/tidepool/stations.py (IANA names).")
     found = [(c.type, c.text) for c in code_places(parsed(t))]
     assert found == [
-        ("context", "All Celery tasks live in src/orderdesk/worker.py (the app is "
+        ("discovery", "All Celery tasks live in src/orderdesk/worker.py (the app is "
                     "orderdesk.worker)."),
-        ("context", "`filter::apply` in src/filter.rs compares the timestamps as strings."),
-        ("context", "The zone of each station's exports is already in STATIONS in "
+        ("discovery", "`filter::apply` in src/filter.rs compares the timestamps as strings."),
+        ("discovery", "The zone of each station's exports is already in STATIONS in "
                     "src/tidepool/stations.py (IANA names).")]
 
 

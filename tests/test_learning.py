@@ -30,10 +30,10 @@ def test_standing_kinds_keep_their_confidence_and_episodic_kinds_decay() -> None
     assert set(learning.STANDING) | set(learning.EPISODIC) == {t.value for t in MemoryType}
     assert not set(learning.STANDING) & set(learning.EPISODIC)
     month = 30 * 24 * H
-    for kind in ("decision", "preference", "pattern", "gotcha"):
+    for kind in ("decision", "preference", "pattern", "gotcha", "discovery"):
         assert not learning.decays(kind)
         assert learning.decayed(0.8, 0, month, kind) == 0.8
-    for kind in ("checkpoint", "session", "context", "outcome", "insight", "discovery"):
+    for kind in ("checkpoint", "session", "context", "outcome", "insight"):
         assert learning.decays(kind)
         assert learning.decayed(0.8, 0, month, kind) == pytest.approx(learning.FLOOR)
 

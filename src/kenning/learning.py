@@ -5,9 +5,10 @@ at the memory's last touch (creation, update or use), and the value now is deriv
 Imports nothing, because hook processes use it on their hot path.
 
 Two kinds of memory age differently. Standing knowledge (a decision, a preference, a pattern, a
-gotcha) stays true until something says otherwise: it ends by supersession, contradiction,
-failure or code drift, never because a week passed without a session. Episodic memories (a
-checkpoint, a session, context, an outcome, an insight, a discovery) describe a moment and fade.
+gotcha, a discovery of where things live in the code) stays true until something says
+otherwise: it ends by supersession, contradiction, failure or code drift, never because a week
+passed without a session. Episodic memories (a checkpoint, a session, context, an outcome, an
+insight) describe a moment and fade.
 """
 
 HOUR_MS = 3_600_000
@@ -16,10 +17,12 @@ ACCESS_BOOST = 0.03  # per use (fetched on purpose, or injected and then acted o
 DECAY_PER_HOUR = 0.005  # episodic kinds only, without use, floored at FLOOR
 CEILING = 1.0
 FLOOR = 0.1
-# Kinds that hold until superseded, contradicted or failed: time alone does not lower them.
-STANDING = frozenset({"decision", "preference", "pattern", "gotcha"})
+# Kinds that hold until superseded, contradicted or failed: time alone does not lower them. A
+# discovery (where something lives in the code, what a file is for) holds until that code
+# changes, which code drift tracks, however long nobody needed it.
+STANDING = frozenset({"decision", "preference", "pattern", "gotcha", "discovery"})
 # Kinds that record a moment: they lose DECAY_PER_HOUR while unused.
-EPISODIC = frozenset({"checkpoint", "session", "context", "outcome", "insight", "discovery"})
+EPISODIC = frozenset({"checkpoint", "session", "context", "outcome", "insight"})
 # Feedback from real outcomes after a memory was put in front of the model (per session).
 PASS_BOOST = 0.05
 FAIL_PENALTY = 0.05

@@ -593,8 +593,8 @@ def code_places(t: Transcript) -> list[Candidate]:
                 continue
             files.add(found.group("path"))
             out.append(Candidate(
-                "fact", _clip(sentence), "context", "project-patterns", 0.6, "fact",
-                _src(t, [said.line]), extra={"path": found.group("path")}))
+                "fact", _clip(sentence), "discovery", "project-patterns", 0.6,
+                "codebase_discovery", _src(t, [said.line]), extra={"path": found.group("path")}))
             if len(out) == MAX_PLACES:
                 return out
     return out
