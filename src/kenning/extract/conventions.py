@@ -2489,7 +2489,8 @@ _DROP_ONLY = re.compile(r"(?:so|and|ok|okay|right|also)?[\s,]*(?:scratch|drop|di
 def _joined_changes(rules: list[Rule]) -> list[Rule]:
     """A rule that only stops something ("we no longer do stdlib plus go-cmp") joined with the
     rule right after it on the same subject that says what is done now ("new tests use
-    testify"): one change, so the old way is never shown without what replaced it."""
+    testify"): one change, what is done now first, so the old way is never shown without what
+    replaced it."""
     out: list[Rule] = []
     i = 0
     while i < len(rules):
@@ -2500,7 +2501,11 @@ def _joined_changes(rules: list[Rule]) -> list[Rule]:
                                                      & _stems(nxt.terms)))
                 and not _facts(stop.text).positive
                 and _facts(nxt.text).positive and not nxt.replaces):
-            text = stop.text.rstrip(".") + "; " + nxt.text[:1].lower() + nxt.text[1:]
+            # what holds now first: a line cut short for an index still says it
+            dropped = re.sub(r"^[^:;]{1,60}:\s+(?=(?:scratch|drop|ditch|rip out|get rid of|"
+                             r"no more|stop|(?:we )?no longer|we stop|we don'?t)\b)", "",
+                             stop.text, flags=re.I)
+            text = nxt.text.rstrip(".") + "; " + dropped[:1].lower() + dropped[1:]
             said = stop.said if nxt.said in stop.said else f"{stop.said} {nxt.said}"
             kind: Literal["convention", "decision"] = (
                 "decision" if "decision" in (stop.kind, nxt.kind) else "convention")
