@@ -273,6 +273,29 @@ def test_raising_a_limit_ends_the_rule_and_the_gotcha_of_the_old_one(tmp_path: P
     assert k.get(rule.id).superseded_by == raised.id == k.get(gotcha.id).superseded_by
 
 
+def test_a_decision_the_assistant_proposed_and_the_user_approved_is_held_surely() -> None:
+    """"Cheapest win: an in-process cache ..." then "sounds reasonable, go with 30s": the
+    project's decision, as sure as one the user stated; a proposal the user pushed back on, or
+    never answered, stays an assistant's low-confidence decision."""
+    from kenning.extract.candidates import APPROVED_CONFIDENCE
+
+    def offered(answer: str | None) -> list[tuple[str, float]]:
+        t = TranscriptWriter()
+        t.user("grafana says GET /orders/{id} is 70% of our database load. any cheap win here?")
+        t.say("Cheapest win: an in-process cache in front of GetOrder, a map with a 30s TTL in "
+              "internal/api/cache.go wrapping the Store.")
+        if answer is not None:
+            t.user(answer)
+        return [(c.text, c.confidence) for c in preferences(parsed(t)) if c.kind == "decision"]
+
+    text = ("An in-process cache in front of GetOrder, a map with a 30s TTL in "
+            "internal/api/cache.go wrapping the Store.")
+    assert offered("sounds reasonable, go with 30s.") == [(text, APPROVED_CONFIDENCE)]
+    for answer in (None, "no, rather not: a cache is one more thing to invalidate"):
+        [(said, confidence)] = offered(answer)
+        assert said == text and confidence < APPROVED_CONFIDENCE
+
+
 def test_session_insight_task_skips_greetings() -> None:
     tr = parsed(ledger_session("s-1", greeting="hi"))
     insight = session_summary(tr, failed_then_passed(tr))

@@ -320,20 +320,43 @@ def preferences(t: Transcript) -> list[Candidate]:
     per message), and the decisions the assistant committed to, each as one candidate whose
     text is the rule itself. Chatter, questions, reports and one-off requests yield nothing.
     A correction right after a command ("no, use pnpm" after ``npm install``) also names the
-    tool it rules out."""
+    tool it rules out; a decision the assistant proposed and the user then approved ("go for
+    it") is held as surely as the user's own."""
     out: list[Candidate] = []
     last_tool: str | None = None
+    proposed: list[Candidate] = []  # the assistant's decisions since the user last spoke
     for e in t.events:
         if isinstance(e, ToolCall):
             if e.name == "Bash" and e.command:
                 last_tool = command_key(e.command)[0]
             continue
         speaker = "user" if isinstance(e, UserText) else "assistant"
+        if speaker == "user":
+            if proposed and _APPROVAL.search(e.text) and not _DISSENT.search(e.text):
+                for c in proposed:  # the user said yes to it: the project's decision now
+                    c.confidence = APPROVED_CONFIDENCE
+                    c.provenance["lines"] = [*c.provenance.get("lines", []), e.line]
+                    c.extra["approved"] = _clip(" ".join(e.text.split()), 200)
+            proposed = []
         for rule in find_rules(e.text, speaker=speaker):  # type: ignore[arg-type]
             if speaker == "user" and last_tool and not rule.replaces:
                 rule = _instead_of(rule, last_tool)
             out.append(rule_candidate(rule, _src(t, [e.line]), speaker))
+            if speaker == "assistant" and rule.kind == "decision":
+                proposed.append(out[-1])
     return out
+
+
+# A user's yes to what the assistant proposed ("a minute of lag is fine, go for it", "ok,
+# let's try it", "sounds reasonable, go with 30s"), unless it pushes back.
+APPROVED_CONFIDENCE = 0.7
+_APPROVAL = re.compile(
+    r"\b(?:go for it|go ahead|do it|let'?s (?:do|try) (?:it|that|this)|let'?s go with|go with|"
+    r"sounds (?:good|great|reasonable|fine|right)|makes sense|ship it|lgtm|agreed|perfect|"
+    r"yes,? please|please do|that works|works for me|fine by me|ok(?:ay)?,? (?:do|try|go)|"
+    r"good (?:idea|call|plan))\b", re.I)
+_DISSENT = re.compile(r"\b(?:but (?:not|don'?t|instead)|instead|rather not|no,|don'?t do|"
+                      r"hold off|not yet|wait)\b", re.I)
 
 
 def _instead_of(rule: Any, last_tool: str) -> Any:

@@ -1508,10 +1508,43 @@ def _np_bullet(c: _Clause, header: str | None) -> _Hit | None:
     return _Hit(c.raw, "convention", 0.65)
 
 
+# An assistant naming the option it goes with: "Cheapest win: an in-process cache in front of
+# GetOrder", "the cheapest lever is an in-process cache: ...", "A cache is the quickest win
+# here: I'll add ...".
+_BEST = (r"(?:cheapest|simplest|quickest|quick|easiest|cleanest|safest|best|biggest|obvious)\s+"
+         r"(?:win|lever|fix|option|approach|route|way|bet|move|answer)s?(?:\s+here)?")
+_BEST_FIRST = re.compile(r"(?:^|[,;]\s*so\s+|[,;]\s+|\bso\s+)(?:the\s+)?" + _BEST
+                         + r"\s*(?:is\s+|:\s*)(?P<rest>.+)$")
+_BEST_AFTER = re.compile(r"^(?P<what>.{3,80}?)\s+(?:is|are)\s+the\s+" + _BEST
+                         + r"\s*[:,]\s*(?P<rest>.+)$")
+
+
+def _best_option_frame(c: _Clause) -> _Hit | None:
+    """The option an assistant picks as the best one, when it names something technical."""
+    m = c.mask
+    first = _BEST_FIRST.search(m)
+    after = None if first else _BEST_AFTER.match(m)
+    if first is None and after is None:
+        return None
+    if first is not None:
+        body = c.raw[first.start("rest"):].strip()
+    else:
+        assert after is not None
+        body = c.raw[after.start("rest"):].strip()
+        body = re.sub(r"^(?:i'?ll|i will|we'?ll|let'?s)\s+", "", body, flags=re.I)
+    if len(body.split()) < 3 or not (names_something_technical(body) or _tool_mentions(body)):
+        return None
+    return _Hit(body, "decision", 0.55)
+
+
 def _assistant_frame(c: _Clause) -> _Hit | None:
     """An assistant's committed decision: "I'll use httpx rather than requests", "So: no
-    Redis; the in-process cache instead", "the fix is to ...; I'd go with X"."""
+    Redis; the in-process cache instead", "the fix is to ...; I'd go with X", "cheapest win:
+    an in-process cache in front of GetOrder"."""
     m = c.mask
+    best = _best_option_frame(c)
+    if best is not None:
+        return best
     if _DEICTIC.search(re.sub(r"\s+for (?:that|this)\s*$", "", m)) or re.search(r"\bhere\b", m):
         return None
     no_x = re.match(r"^(?:so[:,]?\s+)?no\s+(?P<old>[^;,.]+?)\s*[;,]\s*(?P<new>.+?)\s+instead\b", m)
