@@ -206,6 +206,9 @@ RULES: list[tuple[str, list[str], str]] = [
 # Questions, hypotheticals, reports, pleasantries and one-off requests: never rules.
 NON_RULES: list[str] = [
     "Always happy to help.",
+    "could you write integration tests for the sqlc queries?",
+    "feature for shipctl: deploys should get a configurable wait timeout.",
+    "I'd like a --wait flag on deploy.",
     "let's go back to the office",
     "let's go back to it later",
     "we need DELETE /items/{id}: 204 when it existed, 404 otherwise.",

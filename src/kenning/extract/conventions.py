@@ -2098,8 +2098,9 @@ _ATTRIBUTED = re.compile(
     r"(?:has|have|had) a rule|i'?ll always|fun story|til)\b|^if we\b")
 
 
-_WE_NEED = re.compile(r"^(?:(?:so|and|also|now|then|ok|okay)\s+)?(?:we|i)\s+(?:really\s+|still\s+|"
-                      r"also\s+)?need\b(?!\s+to\b)")
+_WE_NEED = re.compile(r"^(?:(?:so|and|also|now|then|ok|okay)\s+)?(?:(?:we|i)\s+(?:really\s+|"
+                      r"still\s+|also\s+)?need\b(?!\s+to\b)|(?:i|we)(?:'d| would)\s+(?:really\s+)?"
+                      r"(?:like|love|want)\s+(?:a|an|some|one)\b)")
 
 
 def _standing_sentence(c: _Clause) -> Rule | None:
@@ -2155,8 +2156,12 @@ _ASIDE = re.compile(r"^(?:and\s+|also\s+|oh\s+and\s+)?while you(?:'re| are) (?:o
 
 # A sentence that opens as the next piece of work: "next up: GET /items should take ?limit=".
 _NEXT_TASK = re.compile(r"^(?:(?:so|ok|okay|and|now)\s*,?\s+)?(?:next up|up next|next|first up|"
-                        r"today'?s (?:task|thing|job)|new (?:task|ticket)|todo|to-do)\s*[:—–-]",
-                        re.I)
+                        r"today'?s (?:task|thing|job)|new (?:task|ticket)|todo|to-do|"
+                        r"(?:(?:a|one|another|small|new)\s+)?(?:feature|feature request|bug|"
+                        r"bug report|request)(?:\s+for\s+[\w.@/-]+)?)\s*[:—–-]", re.I)
+# What turns a polite question into a standing rule: "could you always run the linter?"
+_QUANTIFIED = re.compile(r"\b(?:always|never|every|each|all|any new|whenever|every time|"
+                         r"each time|from now on|going forward|as a rule)\b")
 
 
 def _read(raw: str, header: str | None, speaker: str, piece_change: bool) -> list[Rule]:
@@ -2260,8 +2265,9 @@ def _read_clause(c: _Clause, header: str | None, speaker: str, said: str,
     m = c.mask
     if _PLEASANTRY.match(m) and not re.match(r"no more\b", m):
         return None
-    if (original_question or m.endswith("?")) and not c.polite:
-        return None
+    if (original_question or m.endswith("?")) and not (c.polite and (
+            c.standing or c.change or _QUANTIFIED.search(m))):
+        return None  # "could you write tests for the queries?": asked once, not a rule
     if _QUESTION_START.match(m) and not re.match(r"(?:don'?t|do not)\s+(?!we\b|you\b)", m):
         return None
     if _HYPOTHETICAL.search(m):
@@ -2432,6 +2438,8 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
     dropped = ""  # a sentence that only drops something ("so scratch the skip(st) rule.")
     previous = ""
     for piece in _pieces(text):
+        if _NEXT_TASK.match(piece.raw.strip()):
+            continue  # "feature for shipctl: deploys should get a wait timeout": the work
         said = piece.raw
         if piece.context:  # the header it sits under, once (the header's own rest is in it)
             said = piece.context if piece.raw in piece.context else f"{piece.context} {piece.raw}"
