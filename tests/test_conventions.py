@@ -206,6 +206,8 @@ RULES: list[tuple[str, list[str], str]] = [
 # Questions, hypotheticals, reports, pleasantries and one-off requests: never rules.
 NON_RULES: list[str] = [
     "Always happy to help.",
+    "Support wants to see a customer's refunds in their tool.",
+    "support got ~20 tickets since monday: customers pay, then the order page says pending.",
     "could you write integration tests for the sqlc queries?",
     "feature for shipctl: deploys should get a configurable wait timeout.",
     "I'd like a --wait flag on deploy.",

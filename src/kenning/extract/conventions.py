@@ -860,6 +860,14 @@ def _decision_like(mask: str, raw: str) -> bool:
         re.search(r"\bv?\d+(?:\.\d+)+\b|\b(?:python|node|go|rust|java) ?\d", mask))
 
 
+# A verb in the third person or the past right after a sentence's first word: that word is a
+# noun, the subject, and the sentence a report ("support wants ...", "test fails ...").
+_FINITE_NEXT = re.compile(r"\s+(?:wants|wanted|says|said|got|gets|is|are|was|were|has|had|keeps|"
+                          r"kept|needs|needed|asked|asks|reported|reports|complained|complains|"
+                          r"told|tells|sent|sends|thinks|thought|noticed|found|called|wrote|"
+                          r"mentioned|pinged|filed|opened|broke|breaks|fails|failed)\b")
+
+
 def _imperative(c: _Clause, header: str | None) -> _Hit | None:
     """An imperative sentence: kept when something says it stands (always, scope, a trigger,
     a generic object, a contrast with another tool), dropped as a one-off request otherwise."""
@@ -874,6 +882,8 @@ def _imperative(c: _Clause, header: str | None) -> _Hit | None:
     adv = lead.group("adv") or ""
     neg = (lead.group("neg") or "").strip()
     start = lead.end("verb")
+    if not adv and not neg and _FINITE_NEXT.match(m[start:]):
+        return None  # "support wants to see refunds": "support" is who, not what to do
     if neg in ("stop",) and not verb.endswith("ing"):
         return None
     if neg in ("avoid", "stop") and verb.endswith("ing"):
