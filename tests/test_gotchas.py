@@ -296,6 +296,25 @@ def test_a_decision_the_assistant_proposed_and_the_user_approved_is_held_surely(
         assert said == text and confidence < APPROVED_CONFIDENCE
 
 
+def test_a_missing_import_added_is_not_a_gotcha_but_a_changed_one_is() -> None:
+    """`cannot find type StatusCode`, fixed by adding `use axum::http::StatusCode;`: nothing a
+    later session needs. Replacing an import (v1 `validator` by v2 `field_validator`) may be a
+    lesson, and stays one."""
+    def fixed(old: str, new: str) -> list[str]:
+        t = TranscriptWriter(cwd=CWD)
+        t.user("add the DELETE route")
+        t.bash("cargo test", "error[E0412]: cannot find type `StatusCode` in this scope\n"
+               " --> src/routes.rs:40:13", ok=False)
+        t.edit(f"{CWD}/src/routes.rs", old, new)
+        t.bash("cargo test", "test result: ok. 12 passed; 0 failed")
+        return [c.text for c in failed_then_passed(parsed(t))]
+
+    assert fixed("use axum::Router;", "use axum::Router;\nuse axum::http::StatusCode;") == []
+    assert len(fixed("from pydantic import validator", "from pydantic import field_validator")
+               ) == 1
+    assert len(fixed("let n = items.len();", "let n = items.len();\nuse_it(n);")) == 1
+
+
 def test_session_insight_task_skips_greetings() -> None:
     tr = parsed(ledger_session("s-1", greeting="hi"))
     insight = session_summary(tr, failed_then_passed(tr))

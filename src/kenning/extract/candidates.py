@@ -210,8 +210,41 @@ def failed_then_passed(t: Transcript) -> list[Candidate]:
                     or same_check(failed.command, call.command)):
                 continue
             del open_fail[j]
+            if _only_imports(calls[j + 1 : i]):
+                continue  # a missing import, added: nothing a later session needs to be told
             out.append(_gotcha(t, failed, call, calls[j + 1 : i]))
     return out
+
+
+# A line that only imports something, in the languages a check's failure names.
+_IMPORT_LINE = re.compile(
+    r"^\s*(?:import\b|from\s+[\w.]+\s+import\b|use\s+[\w:{}, *]+;|#include\b|"
+    r"(?:const|let|var)\s+[\w{}, ]+\s*=\s*require\(|(?:\w+\s+)?\"[\w./-]+\"\s*$|[()]\s*$)")
+
+
+def _only_imports(between: list[ToolCall]) -> bool:
+    """Whether what was done between a failure and the pass was only adding imports (every
+    edit only adds lines, each an import; no other command ran). Changing an import (``from
+    pydantic import validator`` to ``field_validator``) may be a lesson and is not this."""
+    edits = [c for c in between if c.ok and c.file_path and c.name in _EDIT_TOOLS]
+    if not edits or any(c.ok and c.name == "Bash" and c.command
+                        and command_key(c.command)[0] not in _READ_ONLY for c in between):
+        return False
+    for edit in edits:
+        if edit.name not in ("Edit", "MultiEdit"):
+            return False
+        changes = edit.input.get("edits") if edit.name == "MultiEdit" else [edit.input]
+        for ch in changes or []:
+            if not isinstance(ch, dict):
+                return False
+            old = str(ch.get("old_string") or "").splitlines()
+            new = str(ch.get("new_string") or "").splitlines()
+            added = [ln for ln in new if ln.strip() and ln not in old]
+            if (not added or any(ln not in new for ln in old)
+                    or not all(_IMPORT_LINE.match(ln) for ln in added)):
+                return False  # something changed besides an import added
+
+    return True
 
 
 def _sentence(text: str) -> str:
