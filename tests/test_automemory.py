@@ -137,6 +137,25 @@ def test_sync_writes_client_files_and_round_trip_adds_nothing(kk: Kenning, repo:
     assert r2["imported"] == 0 and count(kk) == before
 
 
+def test_a_memory_whose_code_changed_is_marked_in_memory_md(kk: Kenning, repo: Path) -> None:
+    """MEMORY.md says "(may be outdated)" at the start of a line whose code changed since it was
+    recorded, so the client never reads it as current without a warning."""
+    from kenning.models import Anchor
+
+    place = kk.remember("Config plumbing is in internal/config/config.go: Init reads "
+                        "~/.shipctl.yaml", type="discovery", confidence=0.9)
+    other = kk.remember("Use pnpm, not npm: the lockfile is pnpm-lock.yaml", type="decision",
+                        confidence=0.9)
+    kk.store.set_anchors({place.id: [Anchor(place.id, "internal/config/config.go", "Init",
+                                            "f", None, "1:1", "stale", "Init changed")]})
+    kk.auto_sync(repo)
+    index = (kk.auto_memory_dir(repo) / "MEMORY.md").read_text()
+    [line] = [ln for ln in index.splitlines() if "Config plumbing" in ln]
+    assert " — (may be outdated) Config plumbing is in internal/config/config.go" in line
+    [fine] = [ln for ln in index.splitlines() if "pnpm" in ln]
+    assert "may be outdated" not in fine and other.summary[:20] in fine
+
+
 def test_sync_twice_changes_no_byte(kk: Kenning, repo: Path) -> None:
     d = kk.auto_memory_dir(repo)
     write_client_dir(d)

@@ -128,8 +128,10 @@ def migrate_lowercase_index(directory: Path) -> str | None:
 
 
 def render_line(m: Memory, name: str, opts: AutoMemoryOptions) -> str:
-    """A memory's MEMORY.md line: ``- [topic](file.md) — summary``."""
-    return render_pointer(m.topic or m.type.value.capitalize(), name, m.summary,
+    """A memory's MEMORY.md line: ``- [topic](file.md) — summary``; one whose code changed
+    since it was recorded starts "(may be outdated)", ahead of where a long line is cut."""
+    summary = f"(may be outdated) {m.summary}" if m.drift else m.summary
+    return render_pointer(m.topic or m.type.value.capitalize(), name, summary,
                           opts.max_line_chars)
 
 
@@ -198,8 +200,10 @@ def _index_items(svc: AutoMemoryService, target: Target, state: DirState, text: 
 
 
 def render_entry(m: Memory, opts: AutoMemoryOptions) -> str:
-    """A memory as an entry of Kenning's block in a topic file."""
-    return topics.render_entry(m.id, m.summary, m.content, topics.ENTRY_LINES)
+    """A memory as an entry of Kenning's block in a topic file (marked as ``render_line``
+    marks it when its code changed since)."""
+    summary = f"(may be outdated) {m.summary}" if m.drift else m.summary
+    return topics.render_entry(m.id, summary, m.content, topics.ENTRY_LINES)
 
 
 def _topic_items(svc: AutoMemoryService, target: Target, state: DirState, name: str, text: str,
