@@ -189,6 +189,39 @@ def test_an_injected_memory_the_session_acts_on_gains_and_one_it_ignores_does_no
         assert k.get(acted.id).confidence == pytest.approx(0.63)
 
 
+def test_a_rule_the_start_showed_is_judged_only_when_the_session_acts_on_it(
+        env: dict[str, str], project: Path) -> None:  # noqa: F811 (fixtures)
+    """The session start puts the rules in force in front of the model; the session edits the
+    file one of them names and its tests pass: that rule gains (used, and held up), the other
+    rule shown beside it is left as it was."""
+    from kenning.places.keys import project_key
+
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        acted = k.remember("Billing ledger writes go through src/billing/ledger_store.py",
+                           type="pattern", confidence=0.6)
+        ignored = k.remember("Commit messages are short imperative summaries",
+                             type="preference", confidence=0.6)
+    assert hook("SessionStart", payload("SessionStart", project, source="startup"),
+                env).returncode == 0
+    edit: dict[str, Any] = {"file_path": str(project / "src" / "billing" / "ledger_store.py")}
+    hook("PostToolUse", payload("PostToolUse", project, tool_name="Edit", tool_input=edit,
+                                tool_response={"filePath": edit["file_path"]}), env)
+    hook("PostToolUse", payload("PostToolUse", project, tool_name="Bash",
+                                tool_input={"command": "python -m pytest -q"},
+                                tool_response={"stdout": "3 passed in 0.02s", "stderr": "",
+                                               "interrupted": False}), env)
+    assert hook("SessionEnd", payload("SessionEnd", project, reason="other"),
+                env).returncode == 0
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        assert k.get(acted.id).confidence == pytest.approx(
+            0.6 + learning.PASS_BOOST + learning.ACCESS_BOOST)
+        assert k.get(ignored.id).confidence == pytest.approx(0.6)
+        assert k.confidence_history(ignored.id) == []
+        assert k.injections() == []  # the start is not a prompt's injection
+
+
 def test_use_rates_scale_injection_and_never_used_memories_sink() -> None:
     from kenning.usage import MIN_SHOWN, USE_FLOOR, injection_factor, use_counts
 

@@ -62,7 +62,8 @@ def _memories_ok(value: object) -> bool:
 # What ingestion and the code reading stored events (learning, checkpoints, the injection log)
 # rely on in each kind's data: a field that is present must have its type.
 _DATA_TYPES: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "injected": {"memories": list, "matched": list, "prompt_id": (str, type(None))},
+    "injected": {"memories": list, "matched": list, "prompt_id": (str, type(None)),
+                 "channel": str},
     "tool": {"tool": str, "ok": bool, "file": str, "cmd": str, "tool_use_id": str},
     "subagent": {"report": str, "agent_id": str, "agent_type": str,
                  "agent_transcript_path": str},

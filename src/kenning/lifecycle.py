@@ -47,6 +47,8 @@ class SessionReport:
     errors: dict[str, str] = field(default_factory=dict)
     briefing: str = ""
     shown: list[str] = field(default_factory=list)  # ids and line keys the start showed
+    # the memories the briefing and MEMORY.md put in front of the model, for learning
+    shown_ids: list[str] = field(default_factory=list)
     # sessions that started, never ended and went quiet: their end is still to run
     unended: list[dict[str, Any]] = field(default_factory=list)
 
@@ -112,9 +114,10 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
     if project_root is not None and options.enabled and memory_md_loaded:
         loaded = _run(report, log_as, "memory keys",
                       lambda: memory_md_keys(k.auto_memory_dir(project_root) / "MEMORY.md")) or []
-    report.briefing, briefed = k._sessions().brief(briefing_k, max_chars, set(loaded))
+    report.briefing, briefed, known = k._sessions().brief(briefing_k, max_chars, set(loaded))
     # by line, not id: a briefed memory's detail may still come with a prompt it bears on
     report.shown = loaded + [key(m.summary) for m in briefed]
+    report.shown_ids = list(dict.fromkeys([m.id for m in briefed] + [m.id for m in known]))
     return report
 
 
@@ -239,8 +242,8 @@ class SessionService:
             at_ms=int(e["at_ms"]), kind=str(e["kind"]), data=dict(e.get("data") or {}),
         ) for e in events]
         new = set(self.store.add_session_events(parsed))
-        for e in parsed:
-            if e.id in new and e.kind == "injected":
+        for e in parsed:  # memories a prompt brought together (not what every session starts with)
+            if e.id in new and e.kind == "injected" and not e.data.get("channel"):
                 ids = [str(m["id"]) for m in e.data.get("memories", []) if m.get("id")]
                 known = self.store.get_many(ids)
                 self.store.record_co_access([i for i in ids if i in known], e.at_ms)
@@ -361,14 +364,26 @@ class SessionService:
         """Judge each trajectory of a session at most once (a ``judged`` event marks it) and
         apply the confidence changes the verdicts call for; an injected memory that the
         session's later edits, commands or checks referenced (``kenning.usage.referenced``)
-        was used, and gains ``kenning.learning.ACCESS_BOOST`` once for this session."""
+        was used, and gains ``kenning.learning.ACCESS_BOOST`` once for this session. A memory
+        only the session start showed (the briefing, MEMORY.md) is judged by the checks that
+        followed only when the session used it: every session starts with the rules in force,
+        and a check passing says nothing about a rule nobody acted on."""
         from kenning.usage import referenced
 
         now = self.clock()
         trajs = self.session_trajectories(session_id)
         judged: list[dict[str, Any]] = []
-        verdicts = {mid: t.verdict() if t.used() else (
-            0.0, "recorded in this session, not yet put to use") for mid, t in trajs.items()}
+        shown = self.store.get_many(sorted(mid for mid, t in trajs.items() if t.used()))
+        usage = {mid: mid in shown and referenced(shown[mid], _after_shown(t.steps))
+                 for mid, t in trajs.items()}
+        verdicts: dict[str, tuple[float, str]] = {}
+        for mid, t in trajs.items():
+            if not t.used():
+                verdicts[mid] = (0.0, "recorded in this session, not yet put to use")
+            elif not t.prompted() and not usage[mid]:
+                verdicts[mid] = (0.0, "shown at the start, not acted on")
+            else:
+                verdicts[mid] = t.verdict()
         # The mark keeps the verdict: consolidation distils a memory's track record from them.
         marks = [SessionEvent(f"judged:{session_id}:{mid}", session_id, self.project, now,
                               "judged", {"memory_id": mid, "delta": verdicts[mid][0],
@@ -376,16 +391,14 @@ class SessionService:
                  for mid in trajs]
         fresh = set(self.store.add_session_events(marks))
         todo = {mid: t for mid, t in trajs.items() if f"judged:{session_id}:{mid}" in fresh}
-        memories = self.store.get_many(sorted(mid for mid, t in todo.items() if t.used()))
         changes = []
         used: list[str] = []
         for mid, t in todo.items():
             delta, reason = verdicts[mid]
-            was_used = mid in memories and referenced(memories[mid], _after_shown(t.steps))
-            if was_used:
+            if usage[mid]:
                 used.append(mid)
             judged.append({"memory_id": mid, "delta": delta, "reason": reason,
-                           "steps": len(t.steps), "begun_by": t.begun_by, "used": was_used})
+                           "steps": len(t.steps), "begun_by": t.begun_by, "used": usage[mid]})
             if delta:
                 changes.append((mid, delta, f"session {session_id[:8]}: {reason}"))
         applied = self.store.adjust_confidence(changes, now) if changes else {}
@@ -449,9 +462,9 @@ class SessionService:
         """The prompt hook's recent injections in this project, newest first, with each
         memory's summary (or "(forgotten)"), its score parts, whether the conversation had it
         already, and its use rate (sessions shown, sessions that acted on it)."""
-        events = self.store.session_events(kinds=["injected"], project=self.project,
-                                           limit=v.positive_int(limit, "limit", 10_000),
-                                           newest_first=True)
+        events = [e for e in self.store.session_events(
+            kinds=["injected"], project=self.project, limit=v.positive_int(limit, "limit", 10_000),
+            newest_first=True) if not e.data.get("channel")]
         ids = {str(m["id"]) for e in events for m in e.data.get("memories", [])}
         known = self.store.get_many(sorted(ids))
         rates = self.use_rates()
@@ -478,9 +491,11 @@ class SessionService:
         return self.brief(k, max_chars)[0]
 
     def brief(self, k: int = 5, max_chars: int = 2400, exclude: Collection[str] = ()
-              ) -> tuple[str, list[Memory]]:
-        """The briefing and the memories it shows: the latest checkpoint; the rules in force
-        for this project (every current preference and pattern, most trusted first), whatever
+              ) -> tuple[str, list[Memory], list[Memory]]:
+        """The briefing, the memories it shows and the memories in force it leaves out because
+        the model has their line already (from MEMORY.md). The briefing: the latest checkpoint;
+        the rules in force for this project (every current preference and pattern, most trusted
+        first), whatever
         a prompt will be about; then the ``k`` best other memories in force (live confidence,
         PageRank, recency). Never a superseded or failed memory, one whose code is gone
         (obsolete), a record of a session, or a memory whose line is in ``exclude``
@@ -503,11 +518,12 @@ class SessionService:
         rest = tuple(t for t in MemoryType if t not in _STANDING and t is not MemoryType.CHECKPOINT)
         found = self.store.list(Filters(project=self.project, types=_STANDING), limit=300) \
             + self.store.list(Filters(project=self.project, types=rest), limit=500)
-        pool = [self.live(m, now) for m in found
+        held = [m for m in found
                 if m.current_at(now)
                 and not record(m.type.value, m.topic) and m.outcome is not OutcomeStatus.FAILED
-                and m.drift != "obsolete"  # the code it describes is gone
-                and (not exclude or key(m.summary) not in exclude)]
+                and m.drift != "obsolete"]  # the code it describes is gone
+        known_lines = [m for m in held if exclude and key(m.summary) in exclude]
+        pool = [self.live(m, now) for m in held if not (exclude and key(m.summary) in exclude)]
         standing = sorted((m for m in pool if m.type in _STANDING),
                           key=lambda m: (-m.confidence, -m.created_at))
         # a track record repeats its memory's words: not worth a line of its own when the model
@@ -550,8 +566,8 @@ class SessionService:
                 [(f"- [{m.type.value}] {m.summary} (id {m.id}{changed(m)})", m) for m in others],
                 max_chars)
         if not briefed:
-            return "", []
-        return head + text, briefed
+            return "", [], known_lines
+        return head + text, briefed, known_lines
 
     def _overtaken(self, checkpoint: Memory) -> bool:
         """Whether another session has started since a session's checkpoint was written: it

@@ -45,6 +45,10 @@ class Trajectory:
         outcomes that followed say anything about it)."""
         return any(s["kind"] == "injected" for s in self.steps)
 
+    def prompted(self) -> bool:
+        """Whether a prompt's injection showed the memory (not only the session start)."""
+        return any(s["kind"] == "injected" and not s.get("channel") for s in self.steps)
+
     def verdict(self) -> tuple[float, str]:
         return learning.judge(self.outcomes())
 
@@ -66,7 +70,7 @@ def trajectories(events: Sequence[SessionEvent], recorded: Iterable[tuple[str, i
                     out[mid] = t = Trajectory(mid, session, e.at_ms, "injected",
                                               t.steps if t else [])
                 t.steps.append({"kind": "injected", "at": e.at_ms,
-                                "score": m.get("score")})
+                                "score": m.get("score"), "channel": e.data.get("channel")})
         elif e.kind == "tool":
             for t in out.values():
                 if e.at_ms >= t.begun_at:

@@ -60,12 +60,19 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
         k.close()
     # what the conversation now holds (a compaction starts it anew): prompts leave it out
     seen.write(seen.path(lean.journal_dir(location), session_id), report.shown, append=False)
-    journal.append(lean.journal_dir(location), [{
+    events: list[dict[str, object]] = [{
         "id": journal.new_event_id(now_ms), "session_id": session_id,
         "project": project, "at_ms": now_ms, "kind": "start",
         "data": {"source": str(payload.get("source") or ""),
                  **({"transcript": transcript} if isinstance(transcript, str) else {})},
-    }])
+    }]
+    if report.shown_ids:  # what the model starts with: learning judges it by what follows
+        events.append({
+            "id": journal.new_event_id(now_ms), "session_id": session_id, "project": project,
+            "at_ms": now_ms, "kind": "injected",
+            "data": {"memories": [{"id": mid} for mid in report.shown_ids], "matched": [],
+                     "channel": "start"}})
+    journal.append(lean.journal_dir(location), events)
     if report.unended:
         _end_unended(report.unended, payload, settings, project, location, now_ms, root)
     if not report.briefing:
