@@ -315,6 +315,20 @@ def test_a_missing_import_added_is_not_a_gotcha_but_a_changed_one_is() -> None:
     assert len(fixed("let n = items.len();", "let n = items.len();\nuse_it(n);")) == 1
 
 
+@pytest.mark.parametrize(("command", "plain"), [
+    ("go test ./...", True), ("go test -count=1 ./...", True), ("npm test", True),
+    ("python -m pytest -q --tb=short", True), ("golangci-lint run", True),
+    ("make test", False), ("go test -race ./...", False), ("uv run pytest -q", False),
+    ("env -u DATABASE_URL cargo nextest run", False), ("pnpm test:e2e", False),
+])
+def test_a_check_in_its_plain_form_is_told_apart(command: str, plain: bool) -> None:
+    """What any agent runs unprompted is not worth a memory; a wrapper, another runner, an
+    environment or a flag that changes what is checked is."""
+    from kenning.extract.candidates import plain_check
+
+    assert plain_check(command) is plain
+
+
 def test_session_insight_task_skips_greetings() -> None:
     tr = parsed(ledger_session("s-1", greeting="hi"))
     insight = session_summary(tr, failed_then_passed(tr))

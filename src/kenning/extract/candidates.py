@@ -484,9 +484,13 @@ _PLAIN_CHECKS = frozenset({
     "bun test", "npm run build", "pnpm build", "pnpm run build", "yarn build", "npm run lint",
     "pnpm lint", "pnpm run lint", "yarn lint", "tsc --noEmit", "npx tsc --noEmit",
     "pytest", "python -m pytest", "python3 -m pytest", "ruff check", "ruff check .",
-    "ruff format", "ruff format .", "mypy .",
+    "ruff check src", "ruff check src tests", "ruff format", "ruff format .", "mypy .",
+    "mypy src", "golangci-lint run", "golangci-lint run ./...", "eslint .", "npx eslint .",
 })
-_QUIET_FLAGS = frozenset({"-q", "-qq", "-v", "-vv", "-x", "--quiet", "--verbose"})
+# Flags that change how much a check prints or whether it reuses cached results, not what it
+# checks.
+_QUIET_FLAGS = frozenset({"-q", "-qq", "-v", "-vv", "-x", "--quiet", "--verbose", "-count=1",
+                          "--tb=short", "--tb=line", "--tb=no", "--no-header"})
 
 
 def plain_check(command: str) -> bool:
