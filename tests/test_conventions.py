@@ -662,6 +662,16 @@ def test_assistant_only_committed_decisions_at_lower_confidence() -> None:
                         speaker="assistant")
     assert back.kind == "decision" and back.replaces == "memmap2" and back.confidence <= 0.6
     assert find_rules("I'd revert this line.", speaker="assistant") == []
+    [gone] = find_rules("The cache was saving almost nothing. So: remove the moka cache "
+                        "entirely and paginate GET /items.", speaker="assistant")
+    assert gone.replaces == "moka cache" and gone.change
+    assert supersedes(gone, find_rules("The cheapest lever is an in-process cache: a moka "
+                                       "future::Cache in AppState (60 s TTL).",
+                                       speaker="assistant")[0])
+    [never] = find_rules("I'd rather not cache order state at all: it goes stale.",
+                         speaker="assistant")
+    assert never.text.startswith("Don't cache order state at all") and never.change
+    assert find_rules("I'll remove the debug print.", speaker="assistant") == []
 
 
 @pytest.mark.parametrize(("new", "old"), SUPERSEDES, ids=[p[0][:40] for p in SUPERSEDES])

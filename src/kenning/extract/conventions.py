@@ -794,7 +794,9 @@ _DEPRECATED = re.compile(r"^(?P<old>.{1,60}?)\s+(?:is|are)\s+(?:now\s+)?deprecat
 _ASSISTANT = re.compile(
     r"^(?:so[:,]?\s+)?(?P<alt>(?:rather than|instead of)\s+[^,]{2,60},\s*)?"
     r"(?:i'?ll|i will|i'?m going to|i am going to|we'?ll|we will|let'?s|"
-    r"i'?d go with|i'?d use|i'?d (?=(?:revert|switch|move|go back|replace|drop|rip out|pin)\b)|"
+    r"i'?d go with|i'?d use|i'?d (?=(?:revert|switch|move|go back|replace|drop|rip out|pin|"
+    r"remove)\b)|i'?d rather (?=not\b)|so:\s*(?=(?:remove|drop|rip out|ditch|revert|replace|"
+    r"switch|move|use)\b)|"
     r"i'?d (?:suggest|recommend|propose)(?: we| that we)?|i (?:suggest|recommend|propose)"
     r"(?: we| that we)?|going with|i'?ve decided to|i decided to|decision:|the plan is to|"
     r"the fix is to|my plan is to|plan:)\s*(?P<rest>.+)$")
@@ -1573,8 +1575,8 @@ def _assistant_frame(c: _Clause) -> _Hit | None:
         lead = pm[: a.start("rest")]
         verb_ok = re.match(r"(?:use|go with|switch (?:to|over to|from)|move (?:to|from)|"
                            r"migrate (?:to|from)|replace|drop|adopt|pin|keep|stick with|"
-                           r"standardi[sz]e on|rip out|ditch|revert|go back to|roll back)\b",
-                           rm)
+                           r"standardi[sz]e on|rip out|ditch|revert|go back to|roll back|"
+                           r"remove|not)\b", rm)
         went = re.search(r"(?:go with|'d use|going with)\s*$", lead) and _bare_object(
             _words(rm)[:2])
         if not verb_ok and not went:
@@ -1582,13 +1584,19 @@ def _assistant_frame(c: _Clause) -> _Hit | None:
         contrast = re.search(r"\b(?:rather than|instead of|instead|over|not)\b", rm) or a.group(
             "alt")
         chosen = re.match(r"(?:go with|switch|move|migrate|replace|drop|adopt|pin|"
-                          r"standardi[sz]e|rip out|ditch|revert|go back to|roll back)", rm) or went
-        if not (contrast or (chosen and (went or _decision_like(rm, rest)))):
+                          r"standardi[sz]e|rip out|ditch|revert|go back to|roll back|remove|"
+                          r"not)", rm) or went
+        dropped = re.match(r"(?:remove|drop|rip out|ditch|not)\b", rm) and (
+            "`" in rest or _tool_mentions(rest) or _decision_like(rm, rest)
+            or re.match(r"not\s+\w+\s+\S+.*\bat all\b", rm))
+        if not (contrast or dropped or (chosen and (went or _decision_like(rm, rest)))):
             continue
         if re.match(r"use\s+(?:a|an|the)\s+(?!`)", rm) and not _tool_mentions(rest):
             continue
         if went:
             rest = "go with " + rest
+        elif rm.startswith("not "):
+            rest = "Don't " + rest[4:]  # "I'd rather not cache order state at all"
         prefix = ""
         first = _ASSISTANT.match(_mask(parts[0])) if i else None
         if first is not None and re.search(r"\b(?:fix|plan)\b", _mask(parts[0])[: first.start(
@@ -1633,6 +1641,9 @@ _REPLACES = [
     re.compile(r"^(?P<old>.{1,60}?)\s+(?:is|are)\s+(?:now\s+)?deprecated\b"),
     re.compile(r"^(?:so[:,]?\s+)?(?:revert|roll back)\s+(?P<old>[^,;.:]+?)\s+and\s+go back to\b"),
     re.compile(r"(?:^|[,:;]\s*)(?:but\s+)?(?P<old>[\w.()/+-]+(?:[ -][\w.()/+-]+)?)\s+can wait\b"),
+    re.compile(r"^(?:so[:,]?\s+)?(?:remove|rip out|ditch)\s+(?P<old>[^,;.:]+?)(?=\s+(?:entirely|"
+               r"completely|altogether|and)\b|\s*[,;.:]|$)"),
+    re.compile(r"^(?:don'?t|do not)\s+(?P<old>\w+\s+[^,;.:]+?)\s+at all\b"),
     re.compile(r"(?:^|[:;]\s*)(?:so\s+)?(?:scratch|ditch|rip out|get rid of)\s+(?P<old>[^,;.]+?)"
                r"(?=\s+for\b|\s*[,;.]|$)"),
 ]
@@ -1642,6 +1653,7 @@ _CHANGE = re.compile(
     r"\bmov(?:e|ing|ed)\s+(?:\w+\s+)?(?:over\s+)?(?:to|from|away from|off)\b|"
     r"\bmigrat\w*\s+(?:\w+\s+)?(?:to|from|off)\b|\breplac\w*\s+.+?\s+with\b|\bstop\s+\w+ing\b|"
     r"\bagain\b|\bno more\b|\bdrop(?:ping)? support\b|\brip(?:ping)? out\b|\bditch\w*\b|"
+    r"\brather not\b|\bremove\b.{0,40}\b(?:entirely|completely|altogether)\b|"
     r"\bget rid of\b|\bdeprecated\b|\bin favou?r of\b|\bgo(?:ing)? back to\b|"
     r"\bnot\s+.{1,40}?\bany (?:more|longer)\b|"
     r"(?<!from )\bscratch\b(?! (?:file|dir|directory|space|pad|buffer|org|build)s?\b)")
@@ -2253,6 +2265,10 @@ def _read_shapes(raw: str, header: str | None, speaker: str, piece_change: bool)
         return [rule] if rule is not None else []
     clause_a = _Clause(raw)
     _strip_leads(clause_a)
+    if re.match(r"^\s*so\s*:", raw, re.I) and re.match(
+            r"(?:remove|drop|rip out|ditch|revert|replace|switch|move|use)\b", clause_a.mask):
+        clause_a = _Clause("I'll " + clause_a.raw)  # "So: remove the moka cache entirely, ..."
+        _strip_leads(clause_a)
     if not clause_a.raw or _HYPOTHETICAL.search(clause_a.mask) or clause_a.mask.endswith("?"):
         return []
     hit = _assistant_frame(clause_a)
