@@ -668,6 +668,11 @@ def test_assistant_only_committed_decisions_at_lower_confidence() -> None:
     assert supersedes(gone, find_rules("The cheapest lever is an in-process cache: a moka "
                                        "future::Cache in AppState (60 s TTL).",
                                        speaker="assistant")[0])
+    [off] = find_rules("Instead, I'll remove the `revalidate` export and invalidate on demand: "
+                       "/shifts stays cached until something changes.", speaker="assistant")
+    assert supersedes(off, find_rules("The cheapest fix is ISR: replace that with `export const "
+                                      "revalidate = 60` in src/app/shifts/page.tsx.",
+                                      speaker="assistant")[0])
     [never] = find_rules("I'd rather not cache order state at all: it goes stale.",
                          speaker="assistant")
     assert never.text.startswith("Don't cache order state at all") and never.change

@@ -2650,7 +2650,8 @@ def supersedes(new: Rule, old: Rule, similarity: float | None = None) -> bool:
     if new.replaces and fo.positive:
         gone = {_stem(w) for w in _term_list(new.replaces)}
         gone_tools = _tools_in(new.replaces)
-        old_prescribed = fo.core | {_stem(t) for t in fo.tools}
+        old_prescribed = fo.core | {_stem(t) for t in fo.tools} | {
+            _stem(w) for v in fo.values for w in _term_list(v)}  # and its code
         kept = fn.tools - gone_tools
         already = bool(kept) and kept <= fo.tools  # old prescribed what new prescribes too
         if gone and (gone <= old_prescribed or (gone_tools and gone_tools <= fo.tools)) and not (
