@@ -243,7 +243,6 @@ def _only_imports(between: list[ToolCall]) -> bool:
             if (not added or any(ln not in new for ln in old)
                     or not all(_IMPORT_LINE.match(ln) for ln in added)):
                 return False  # something changed besides an import added
-
     return True
 
 
