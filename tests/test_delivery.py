@@ -73,7 +73,10 @@ def test_nothing_is_shown_twice_in_one_conversation(env, project) -> None:
     # what bore on a prompt is journalled even when the model already had it, marked so
     lines = (Path(journal_dir(env["KENNING_DB"])) / journal.FILE).read_text().splitlines()
     injected = [json.loads(x)["data"] for x in lines if '"injected"' in x]
-    assert any(m["id"] == decision.id and m.get("seen") for m in injected[0]["memories"])
+    prompted = [d for d in injected if not d.get("channel")]  # not the start's record
+    assert any(m["id"] == decision.id and m.get("seen") for m in prompted[0]["memories"])
+    assert any(d.get("channel") == "start" and decision.id in {m["id"] for m in d["memories"]}
+               for d in injected)  # what the briefing showed, for learning
     again = _start(env, project, "s-1", source="compact")
     assert fresh.id in again and decision.id in again
     assert not errors(env)
