@@ -194,6 +194,7 @@ def test_where_things_live_is_kept_as_the_assistant_found_it() -> None:
     t.say("`filter::apply` in src/filter.rs compares the timestamps as strings.")
     t.say("The zone of each station's exports is already in STATIONS in "
           "src/tidepool/stations.py (IANA names).")
+    t.say("Clippy's complaint is in src/output.rs, which this change doesn't touch.")
     found = [(c.type, c.text) for c in code_places(parsed(t))]
     assert found == [
         ("discovery", "All Celery tasks live in src/orderdesk/worker.py (the app is "
@@ -451,7 +452,10 @@ def test_a_constraint_keeps_the_remedy_the_assistant_chose_with_it() -> None:
           "and a mapped page past the new end raises SIGBUS. And a pipe can't be mapped at all, "
           "so `-` for stdin is impossible with mmap. I'd revert memmap2 and go back to "
           "streaming: `BufReader::with_capacity(64 * 1024)` over the file or stdin.")
-    [gotcha] = stated_constraints(parsed(t))
+    t.say("Green. Careful: the `--since` argument and a line's `ts` can carry different UTC "
+          "offsets, so comparing them as strings is wrong.")
+    gotcha, offsets = stated_constraints(parsed(t))
+    assert offsets.text.startswith("Careful: the `--since` argument")
     assert gotcha.text.startswith("It's the mmap: copytruncate shrinks the file")
     assert gotcha.text.endswith("Fix: Revert memmap2 and go back to streaming: "
                                 "`BufReader::with_capacity(64 * 1024)` over the file or stdin.")

@@ -583,7 +583,8 @@ _CODE_TOKEN = re.compile(r"`[^`]+`|\w+\(\)|\b\w+[._:/]\w+|\b[a-z]+[A-Z]\w*|\b[A-
 MAX_CONSTRAINTS = 3  # per session
 # An acknowledgement opening a sentence ("Reproduced, and yes, it's the mmap."): not the why.
 _ACK = re.compile(r"^(?:(?:reproduced|confirmed|found it|yes|yep|yeah|right|ok|okay|sure|"
-                  r"indeed|good catch|got it)\b[\s,.!:;—-]*(?:and\s+)?)+", re.I)
+                  r"indeed|good catch|got it|green|all green|done|fixed)\b[\s,.!:;—-]*"
+                  r"(?:and\s+)?)+", re.I)
 
 
 def stated_constraints(t: Transcript) -> list[Candidate]:
@@ -634,7 +635,7 @@ _NAMED_PLACE = re.compile(
 _NOT_A_FACT = re.compile(r"\b(?:I'?ll|I will|I'?m going to|let me|we'?ll|we could|should|"
                          r"would|might|could|if|when|once|after|before|maybe|probably|"
                          r"instead|bug|problem|issue|error|failure|typo|mistake|regression|"
-                         r"crash|broken|fails?)\b", re.I)
+                         r"crash|broken|fails?|complaint|warning)\b", re.I)
 MAX_PLACES = 3  # per session: the places an assistant named first are the ones it looked up
 
 
