@@ -800,6 +800,16 @@ def test_a_rule_that_points_back_is_joined_to_the_one_it_needs() -> None:
     assert len(find_rules("never merge a PR without one approval. always squash.")) == 2
 
 
+def test_a_rule_after_so_is_read_without_the_reason_before_it() -> None:
+    """"I got nextest set up and CI runs it now too, so going forward please run the suite with
+    ...": the rule is what follows; the whole sentence stays what the user said."""
+    said = ("oh and while I think of it: I got nextest set up and CI runs it now too, so going "
+            "forward please run the suite with `cargo nextest run` instead of plain cargo test.")
+    [rule] = find_rules(said)
+    assert rule.text == "Run the suite with `cargo nextest run` instead of plain cargo test."
+    assert "I got nextest set up" in rule.said
+
+
 def test_a_short_rule_drawn_as_a_conclusion_keeps_its_reason() -> None:
     """"... so please never print.": alone, "Never print." loses what to do instead; it is
     kept with the rule before it. A report of something that slipped in is not a rule."""

@@ -2481,6 +2481,14 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
                 alone = _read(part, piece.header, speaker, piece.change)
                 if len(alone) > len(found):
                     found = alone
+        why, so, tail = piece.raw.partition(", so ")
+        if so and len(why.split()) >= 3 and _SO_STANDING.match(tail):
+            # "I got nextest set up and CI runs it, so going forward please run the suite
+            # with ...": the rule is what follows "so"; what comes before is why
+            alone = _read(tail, piece.header, speaker, piece.change)
+            if alone:
+                found = [Rule(r.kind, r.text, _clip(piece.raw, MAX_SAID), r.subject, r.terms,
+                              r.change, r.replaces, r.confidence) for r in alone]
         first, comma, after = _outside_brackets(piece.raw, ", ")
         if (not found and comma and len(first.split()) >= 4
                 and re.match(r"(?:the|it|this|that|which|so|because|since|they|people)\b",
@@ -2506,6 +2514,9 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
     return _joined_references(_joined_changes(out))
 
 
+# What opens a rule drawn from the clause before it: ", so going forward please run ...".
+_SO_STANDING = re.compile(r"(?:from now on|going forward|moving forward|from here on|please)\b",
+                          re.I)
 # A short rule drawn as a conclusion from the sentence before it: "so please never print."
 _SO = re.compile(r"^\s*(?:so|thus|hence|which means|that'?s why)\b", re.I)
 # A rule that points back at the one before it ("... without one;", "... with it.").
