@@ -1,14 +1,18 @@
 """The loop every Python peer driver runs, so each system is timed the same way.
 
-A driver is started by ``run.py`` as ``python <driver>.py fill|cold WORKLOAD DIR``:
+A driver is started by ``run.py`` as ``python <driver>.py serve|cold WORKLOAD DIR``:
 
-- ``fill`` adds the workload's notes one call each into a fresh store in DIR, lets the system
-  finish any work it left for later (``settle``; only Kenning defers its vectors), runs the
-  warm-up queries, then times every query; it prints one JSON line with the raw figures.
-- ``cold`` opens the store ``fill`` left in DIR, answers one query and prints ``answer N`` at
-  once: ``run.py`` times the process from its start to that line.
+- ``serve`` opens a fresh store in DIR, prints ``{"ready": true}`` and then answers one JSON
+  command per line on stdin with one JSON line on stdout, so that ``run.py`` can interleave
+  the systems block by block: ``{"op": "add", "from": i, "to": j}`` adds notes ``i..j-1`` one
+  call each (``add_ms`` per call, ``wall_s`` for the block); ``{"op": "settle"}`` lets the
+  system finish work it left for later (only Kenning defers its vectors; ``settle_s``);
+  ``{"op": "search", "set": "queries"|"warmup", "from": i, "to": j}`` runs those queries
+  (``search_ms`` and ``hits`` per query); ``{"op": "close"}`` closes the store and exits.
+- ``cold`` opens the store a ``serve`` run left in DIR, answers one query and prints
+  ``answer N`` at once: ``run.py`` times the process from its start to that line.
 
-Only this loop and the system's own calls are inside the timings; the workload is read first.
+Only the system's own calls are inside the timings; the workload is read first.
 """
 
 from __future__ import annotations
@@ -32,38 +36,57 @@ class System:
     close: Callable[[], None]
 
 
+def reply(message: dict[str, Any]) -> None:
+    """One JSON line on stdout."""
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def serve(system: System, workload: dict[str, Any]) -> None:
+    """Answer ``run.py``'s commands until it says ``close``."""
+    k = int(workload["k"])
+    reply({"ready": True})
+    for line in sys.stdin:
+        cmd = json.loads(line)
+        op = cmd["op"]
+        if op == "add":
+            add_ms: list[float] = []
+            started = time.perf_counter()
+            for i in range(cmd["from"], cmd["to"]):
+                t0 = time.perf_counter()
+                system.add(i, workload["notes"][i])
+                add_ms.append((time.perf_counter() - t0) * 1000)
+            reply({"add_ms": add_ms, "wall_s": time.perf_counter() - started})
+        elif op == "settle":
+            t0 = time.perf_counter()
+            system.settle()
+            reply({"settle_s": time.perf_counter() - t0})
+        elif op == "search":
+            search_ms: list[float] = []
+            hits: list[int] = []
+            for query in workload[cmd["set"]][cmd["from"]:cmd["to"]]:
+                t0 = time.perf_counter()
+                hits.append(system.search(query, k))
+                search_ms.append((time.perf_counter() - t0) * 1000)
+            reply({"search_ms": search_ms, "hits": hits})
+        elif op == "close":
+            system.close()
+            reply({"closed": True})
+            return
+        else:
+            raise SystemExit(f"unknown command {cmd!r}")
+
+
 def main(open_system: Callable[[Path, bool], System]) -> None:
-    """Run ``fill`` or ``cold`` (see the module docstring) over ``open_system(dir, fresh)``."""
-    if len(sys.argv) != 4 or sys.argv[1] not in ("fill", "cold"):
-        sys.exit(f"usage: {Path(sys.argv[0]).name} fill|cold WORKLOAD.json DIR")
+    """Run ``serve`` or ``cold`` (see the module docstring) over ``open_system(dir, fresh)``."""
+    if len(sys.argv) != 4 or sys.argv[1] not in ("serve", "cold"):
+        sys.exit(f"usage: {Path(sys.argv[0]).name} serve|cold WORKLOAD.json DIR")
     mode, workload = sys.argv[1], json.loads(Path(sys.argv[2]).read_text())
     where = Path(sys.argv[3])
-    k = int(workload["k"])
-    if mode == "cold":
-        system = open_system(where, False)
-        found = system.search(workload["cold_query"], k)
-        print(f"answer {found}", flush=True)
-        system.close()
+    if mode == "serve":
+        serve(open_system(where, True), workload)
         return
-    system = open_system(where, True)
-    add_ms: list[float] = []
-    started = time.perf_counter()
-    for i, note in enumerate(workload["notes"]):
-        t0 = time.perf_counter()
-        system.add(i, note)
-        add_ms.append((time.perf_counter() - t0) * 1000)
-    add_wall_s = time.perf_counter() - started
-    t0 = time.perf_counter()
-    system.settle()
-    settle_s = time.perf_counter() - t0
-    for query in workload["warmup"]:
-        system.search(query, k)
-    search_ms: list[float] = []
-    hits: list[int] = []
-    for query in workload["queries"]:
-        t0 = time.perf_counter()
-        hits.append(system.search(query, k))
-        search_ms.append((time.perf_counter() - t0) * 1000)
+    system = open_system(where, False)
+    found = system.search(workload["cold_query"], int(workload["k"]))
+    print(f"answer {found}", flush=True)
     system.close()
-    print(json.dumps({"add_ms": add_ms, "add_wall_s": add_wall_s, "settle_s": settle_s,
-                      "search_ms": search_ms, "hits": hits}), flush=True)

@@ -16,7 +16,7 @@ def open_kenning(where: Path, fresh: bool) -> System:
 
     path = where / "kenning.db"
     if not fresh and not path.exists():
-        raise SystemExit(f"no Kenning store at {path}: run fill first")
+        raise SystemExit(f"no Kenning store at {path}: run serve first")
     k = Kenning(path, project="peers")
 
     def add(_i: int, note: dict[str, Any]) -> None:

