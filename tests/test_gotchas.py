@@ -332,6 +332,25 @@ def test_a_check_in_its_plain_form_is_told_apart(command: str, plain: bool) -> N
     assert plain_check(command) is plain
 
 
+def test_what_the_assistant_offered_to_do_is_a_decision_once_the_user_agrees() -> None:
+    """Asked for options, the assistant opens with "Drop task_always_eager and run task tests
+    through a real worker: ..."; "yes, do it" makes it the project's decision, naming what it
+    drops. Without a yes it is nothing."""
+    def answer(reply: str) -> list[tuple[str, float, str | None]]:
+        t = TranscriptWriter()
+        t.user("so the test setup lied to us. what are the options?")
+        t.say("Drop task_always_eager and run task tests through a real worker: "
+              "celery.contrib.testing's start_worker runs an in-process worker thread.")
+        t.user(reply)
+        return [(c.text, c.confidence, c.extra.get("avoid")) for c in preferences(parsed(t))
+                if c.kind == "decision"]
+
+    [(text, confidence, avoid)] = answer("yes, do it.")
+    assert text.startswith("Drop task_always_eager and run task tests through a real worker")
+    assert confidence == 0.7 and avoid == "task_always_eager"
+    assert answer("hmm, let me think about it") == []
+
+
 def test_session_insight_task_skips_greetings() -> None:
     tr = parsed(ledger_session("s-1", greeting="hi"))
     insight = session_summary(tr, failed_then_passed(tr))

@@ -14,7 +14,12 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from kenning.extract.conventions import TOOL_FAMILIES, find_rules, names_something_technical
+from kenning.extract.conventions import (
+    TOOL_FAMILIES,
+    find_rules,
+    names_something_technical,
+    offered_decision,
+)
 from kenning.extract.failures import clip, explanation, read_failure, sentences
 from kenning.extract.gitlog import Commit
 from kenning.extract.transcript import ToolCall, Transcript, UserText
@@ -357,6 +362,7 @@ def preferences(t: Transcript) -> list[Candidate]:
     out: list[Candidate] = []
     last_tool: str | None = None
     proposed: list[Candidate] = []  # the assistant's decisions since the user last spoke
+    offered: list[tuple[Any, int]] = []  # and what it offered to do, with the line it is on
     for e in t.events:
         if isinstance(e, ToolCall):
             if e.name == "Bash" and e.command:
@@ -364,18 +370,27 @@ def preferences(t: Transcript) -> list[Candidate]:
             continue
         speaker = "user" if isinstance(e, UserText) else "assistant"
         if speaker == "user":
-            if proposed and _APPROVAL.search(e.text) and not _DISSENT.search(e.text):
+            if (proposed or offered) and _APPROVAL.search(e.text) and not _DISSENT.search(
+                    e.text):
+                out += [rule_candidate(rule, _src(t, [line]), "assistant")
+                        for rule, line in offered]
+                proposed += out[len(out) - len(offered):]
                 for c in proposed:  # the user said yes to it: the project's decision now
                     c.confidence = APPROVED_CONFIDENCE
                     c.provenance["lines"] = [*c.provenance.get("lines", []), e.line]
                     c.extra["approved"] = _clip(" ".join(e.text.split()), 200)
-            proposed = []
-        for rule in find_rules(e.text, speaker=speaker):  # type: ignore[arg-type]
+            proposed, offered = [], []
+        found = find_rules(e.text, speaker=speaker)  # type: ignore[arg-type]
+        for rule in found:
             if speaker == "user" and last_tool and not rule.replaces:
                 rule = _instead_of(rule, last_tool)
             out.append(rule_candidate(rule, _src(t, [e.line]), speaker))
             if speaker == "assistant" and rule.kind == "decision":
                 proposed.append(out[-1])
+        if speaker == "assistant" and not found:
+            offer = offered_decision(e.text)  # "Drop X and run Y: ...": kept if the user agrees
+            if offer is not None:
+                offered.append((offer, e.line))
     return out
 
 

@@ -1641,8 +1641,8 @@ _REPLACES = [
     re.compile(r"^(?P<old>.{1,60}?)\s+(?:is|are)\s+(?:now\s+)?deprecated\b"),
     re.compile(r"^(?:so[:,]?\s+)?(?:revert|roll back)\s+(?P<old>[^,;.:]+?)\s+and\s+go back to\b"),
     re.compile(r"(?:^|[,:;]\s*)(?:but\s+)?(?P<old>[\w.()/+-]+(?:[ -][\w.()/+-]+)?)\s+can wait\b"),
-    re.compile(r"^(?:so[:,]?\s+)?(?:remove|rip out|ditch)\s+(?P<old>[^,;.:]+?)(?=\s+(?:entirely|"
-               r"completely|altogether|and)\b|\s*[,;.:]|$)"),
+    re.compile(r"^(?:so[:,]?\s+)?(?:remove|rip out|ditch|drop)\s+(?P<old>[^,;.:]+?)"
+               r"(?=\s+(?:entirely|completely|altogether|and)\b|\s*[,;.:]|$)"),
     re.compile(r"^(?:don'?t|do not)\s+(?P<old>\w+\s+[^,;.:]+?)\s+at all\b"),
     re.compile(r"(?:^|[:;]\s*)(?:so\s+)?(?:scratch|ditch|rip out|get rid of)\s+(?P<old>[^,;.]+?)"
                r"(?=\s+for\b|\s*[,;.]|$)"),
@@ -2595,6 +2595,26 @@ def _joined_changes(rules: list[Rule]) -> list[Rule]:
         out.append(stop)
         i += 1
     return out
+
+
+_OFFER_VERB = re.compile(r"^(?:drop|remove|replace|switch|move|migrate|use|adopt|revert|"
+                         r"go back to|rip out|ditch|pin)\b")
+
+
+def offered_decision(text: str) -> Rule | None:
+    """The decision an assistant's message opens with as a bare imperative, when it names
+    something technical ("Drop task_always_eager and run task tests through a real worker:
+    ..."): an offer, which becomes a decision only when the user approves it (the caller
+    checks that)."""
+    pieces = _pieces(text)
+    if not pieces:
+        return None
+    c = _Clause(pieces[0].raw)
+    _strip_leads(c)
+    if (not c.raw or c.mask.endswith("?") or _HYPOTHETICAL.search(c.mask)
+            or not _OFFER_VERB.match(c.mask) or not names_something_technical(c.raw)):
+        return None
+    return _make_rule(_Hit(c.raw, "decision", 0.55), c, pieces[0].raw, "assistant")
 
 
 def as_rule(text: str, kind: Literal["convention", "decision"] = "convention") -> Rule:
