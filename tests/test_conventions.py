@@ -810,6 +810,17 @@ def test_a_rule_after_so_is_read_without_the_reason_before_it() -> None:
     assert "I got nextest set up" in rule.said
 
 
+def test_a_short_rule_keeps_the_why_said_right_after_it() -> None:
+    """"please never log from library code. a console.warn inside someone's lambda ends up in
+    their logs forever": the rule and its why are one memory; the next task is not a why."""
+    [rule] = find_rules("one thing that bugs me: please never log from library code. a "
+                        "console.warn inside someone's lambda ends up in their logs forever.")
+    assert rule.text == ("Never log from library code: a console.warn inside someone's lambda "
+                         "ends up in their logs forever.")
+    [alone] = find_rules("never print. anyway, today: add GET /orders/{id}/status.")
+    assert alone.text == "Never print."
+
+
 def test_a_short_rule_drawn_as_a_conclusion_keeps_its_reason() -> None:
     """"... so please never print.": alone, "Never print." loses what to do instead; it is
     kept with the rule before it. A report of something that slipped in is not a rule."""

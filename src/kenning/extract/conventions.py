@@ -2463,6 +2463,7 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
     seen: set[str] = set()
     dropped = ""  # a sentence that only drops something ("so scratch the skip(st) rule.")
     previous = ""
+    prev_found: list[Rule] = []  # the rules the sentence before this one stated
     for piece in _pieces(text):
         if _NEXT_TASK.match(piece.raw.strip()):
             continue  # "feature for shipctl: deploys should get a wait timeout": the work
@@ -2501,8 +2502,19 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
         elif (previous and found and _SO.match(piece.raw)
               and all(len(_words(_mask(r.text))) <= 4 for r in found)):
             said = f"{previous} {said}"  # "... so please never print.": the why is before it
+        if (not found and prev_found and out and out[-1] is prev_found[-1] and speaker == "user"
+                and len(_words(_mask(out[-1].text))) <= 6 and _why_after(piece.raw)):
+            # "please never log from library code. a console.warn inside someone's lambda ends
+            # up in their logs forever": a short rule and the why right after it, as one rule
+            last = out[-1]
+            out[-1] = Rule(last.kind, f"{last.text.rstrip('.')}: {_clip(piece.raw.strip(), 240)}",
+                           _clip(f"{last.said} {piece.raw.strip()}", MAX_SAID), last.subject,
+                           last.terms | frozenset(_term_list(piece.raw)), last.change,
+                           last.replaces, last.confidence)
+            seen.add(out[-1].text.lower())
         previous = piece.raw.strip()
         dropped = "" if found or not _DROP_ONLY.match(_mask(piece.raw)) else piece.raw.strip()
+        prev_found = []
         for rule in found:
             if said != piece.raw:
                 rule = Rule(rule.kind, rule.text, _clip(said, MAX_SAID), rule.subject,
@@ -2511,7 +2523,19 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
             if key not in seen:
                 seen.add(key)
                 out.append(rule)
+                prev_found.append(rule)
     return _joined_references(_joined_changes(out))
+
+
+def _why_after(sentence: str) -> bool:
+    """Whether a sentence that follows a short rule explains it: a statement about something
+    technical (not a question, a request, the next task or chatter)."""
+    m = _mask(sentence.strip())
+    return len(_words(m)) >= 4 and not m.endswith("?") and bool(_TECH.search(sentence)) and not (
+        _QUESTION_START.match(m) or _PLEASANTRY.match(m) or _NEXT_TASK.match(sentence.strip())
+        or re.match(r"(?:and|also|plus|but|or|so|i|i'?ve|i'?m|we|we'?ve|we'?re|you)\b", m)
+        or re.search(r"\b(?:can you|could you|would you|please|let'?s|anyway|today|now|next|"
+                     r"i'?ll|we'?ll|i want|i need|i'?d like)\b", m))
 
 
 # What opens a rule drawn from the clause before it: ", so going forward please run ...".
