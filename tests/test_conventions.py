@@ -810,6 +810,14 @@ def test_a_rule_after_so_is_read_without_the_reason_before_it() -> None:
     assert "I got nextest set up" in rule.said
 
 
+def test_one_rule_said_two_ways_in_one_sentence_is_one_rule() -> None:
+    """"this repo is pnpm only, please don't ever run npm or yarn in here": one rule, so the
+    line that reaches the model says both what to use and what never to run."""
+    [rule] = find_rules("heads up, this repo is pnpm only, please don't ever run npm or yarn in "
+                        "here, it wrecks pnpm-lock.yaml.")
+    assert rule.text.startswith("This repo is pnpm only; don't ever run npm or yarn")
+
+
 def test_a_short_rule_keeps_the_why_said_right_after_it() -> None:
     """"please never log from library code. a console.warn inside someone's lambda ends up in
     their logs forever": the rule and its why are one memory; the next task is not a why."""

@@ -2524,7 +2524,26 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
                 seen.add(key)
                 out.append(rule)
                 prev_found.append(rule)
-    return _joined_references(_joined_changes(out))
+    return _joined_same_sentence(_joined_references(_joined_changes(out)))
+
+
+def _joined_same_sentence(rules: list[Rule]) -> list[Rule]:
+    """Two rules read from one sentence about one subject ("this repo is pnpm only, please
+    don't ever run npm or yarn in here") joined: one rule said two ways, kept whole."""
+    out: list[Rule] = []
+    for rule in rules:
+        prev = out[-1] if out else None
+        if (prev is not None and prev.said == rule.said and prev.subject
+                and prev.subject == rule.subject and not (prev.change or rule.change)):
+            kind: Literal["convention", "decision"] = (
+                "decision" if "decision" in (prev.kind, rule.kind) else "convention")
+            out[-1] = Rule(kind, prev.text.rstrip(".") + "; " + rule.text[:1].lower()
+                           + rule.text[1:], prev.said, prev.subject, prev.terms | rule.terms,
+                           False, prev.replaces or rule.replaces,
+                           max(prev.confidence, rule.confidence))
+            continue
+        out.append(rule)
+    return out
 
 
 def _why_after(sentence: str) -> bool:
