@@ -677,6 +677,10 @@ def test_assistant_only_committed_decisions_at_lower_confidence() -> None:
                          speaker="assistant")
     assert never.text.startswith("Don't cache order state at all") and never.change
     assert find_rules("I'll remove the debug print.", speaker="assistant") == []
+    [server] = find_rules("I'll switch Playwright's webServer to a production build, `pnpm "
+                          "build && pnpm start -p 3100`, on its own port.", speaker="assistant")
+    assert server.text.startswith("Switch Playwright's webServer to a production build")
+    assert find_rules("I'll switch the branch to main now.", speaker="assistant") == []
 
 
 @pytest.mark.parametrize(("new", "old"), SUPERSEDES, ids=[p[0][:40] for p in SUPERSEDES])

@@ -1574,6 +1574,7 @@ def _assistant_frame(c: _Clause) -> _Hit | None:
         rm = pm[a.start("rest"):]
         lead = pm[: a.start("rest")]
         verb_ok = re.match(r"(?:use|go with|switch (?:to|over to|from)|move (?:to|from)|"
+                           r"switch\s+(?:[\w`'.()-]+\s+){1,3}?(?:over\s+)?to\s|"
                            r"migrate (?:to|from)|replace|drop|adopt|pin|keep|stick with|"
                            r"standardi[sz]e on|rip out|ditch|revert|go back to|roll back|"
                            r"remove|not)\b", rm)
