@@ -124,6 +124,29 @@ def test_learn_from_session_judges_once(k: Kenning, clock) -> None:
     assert k.get(m.id).confidence == pytest.approx(0.55)
 
 
+def test_a_decision_the_session_replaced_loses_whatever_its_checks_said(k: Kenning,
+                                                                       clock) -> None:
+    """The session had the cache decision in front of it, replaced it, and its tests passed on
+    the replacement: the replaced decision goes down, the one kept beside it goes up."""
+    cache = k.remember("Serve /shifts with ISR, revalidate every 60s", type="decision",
+                       confidence=0.75)
+    kept = k.remember("Every route returns JSON errors", type="decision", confidence=0.75)
+    t = clock()
+    k.record_events([
+        {"id": "a", "session_id": "s1", "at_ms": t + 1, "kind": "injected",
+         "data": {"memories": [{"id": cache.id, "score": 0.8}, {"id": kept.id, "score": 0.7}]}},
+        {"id": "b", "session_id": "s1", "at_ms": t + 2, "kind": "tool",
+         "data": {"tool": "Bash", "cmd": "pnpm test", "ok": True}},
+    ])
+    clock.advance(5_000)
+    newer = k.remember("Invalidate /shifts on demand with revalidatePath", type="decision")
+    k.supersede(newer.id, cache.id, "the 60 s lag confused people")
+    judged = {j["memory_id"]: j for j in k.learn_from_session("s1")["judged"]}
+    assert judged[cache.id]["reason"] == "replaced in this session"
+    assert k.get(cache.id).confidence == pytest.approx(0.75 - learning.FAIL_PENALTY)
+    assert k.get(kept.id).confidence == pytest.approx(0.75 + learning.PASS_BOOST)
+
+
 def test_a_session_that_never_ended_is_judged_once_idle(k: Kenning, clock) -> None:
     m = k.remember("Use the staging database for load tests", type="decision", confidence=0.7)
     t = clock()

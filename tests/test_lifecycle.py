@@ -39,7 +39,7 @@ def test_end_session_learns_extracts_syncs_and_indexes(kk: Kenning, repo: Path,
     report = kk.end_session(SID, transcript=transcript, project_root=repo)
 
     assert report.ok, report.errors
-    assert list(report.steps) == ["ingest", "learn", "extract", "anchor", "prune episodes",
+    assert list(report.steps) == ["ingest", "extract", "anchor", "learn", "prune episodes",
                                   "consolidate", "auto_sync", "agent_sync", "prompt index"]
     assert kk.get(rule.id).confidence > 0.8  # the passing run after its injection
     extracted = kk.store.list(Filters(project=kk.project), limit=100)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from kenning import learning
 from kenning import validation as v
 from kenning.drift import drift_note
 from kenning.errors import ValidationError
@@ -149,12 +150,12 @@ def compact(k: Kenning, session_id: str, note: str | None) -> Memory:
 
 def end(k: Kenning, session_id: str, transcript: Path | None, project_root: Path | None,
         options: AutoMemoryOptions, episodes: EpisodeOptions, *, log_as: str) -> SessionReport:
-    """Consolidate a session: ingest, judge its trajectories, mine its transcript (and the
-    repository) for memories, rebuild the graph, sync and curate Claude Code's auto memory, and
-    rebuild the prompt index last, after every write of the session."""
+    """Consolidate a session: ingest, mine its transcript (and the repository) for memories,
+    judge its trajectories (after the mining, so what the session replaced is known), rebuild
+    the graph, sync and curate Claude Code's auto memory, and rebuild the prompt index last,
+    after every write of the session."""
     report = SessionReport()
     _run(report, log_as, "ingest", k.ingest_journal)
-    _run(report, log_as, "learn", lambda: k.learn_from_session(session_id))
     if transcript is not None and transcript.is_file() and k.config.get("capture", "extract"):
         found = _run(report, log_as, "extract",
                      lambda: k.extract(transcript=transcript, repo=project_root, apply=True,
@@ -164,6 +165,8 @@ def end(k: Kenning, session_id: str, transcript: Path | None, project_root: Path
             _run(report, log_as, "anchor",
                  lambda: k.anchor(found["applied"], session_id=session_id,
                                   project_root=project_root))
+    # judged after the session's own changes are known: what it replaced is not credited
+    _run(report, log_as, "learn", lambda: k.learn_from_session(session_id))
     _run(report, log_as, "prune episodes", lambda: k.prune_episodes(episodes))
     _run(report, log_as, "consolidate", k.consolidate)
     if project_root is not None and options.enabled:
@@ -378,8 +381,14 @@ class SessionService:
                  for mid, t in trajs.items()}
         verdicts: dict[str, tuple[float, str]] = {}
         for mid, t in trajs.items():
+            ended = shown[mid].valid_to if mid in shown else None
+            replaced = ended is not None and ended >= t.begun_at
             if not t.used():
                 verdicts[mid] = (0.0, "recorded in this session, not yet put to use")
+            elif replaced and (usage[mid] or t.prompted()):
+                # the session that had it in front of it replaced it: evidence against it,
+                # whatever its checks said afterwards (they ran on the replacement)
+                verdicts[mid] = (-learning.FAIL_PENALTY, "replaced in this session")
             elif not t.prompted() and not usage[mid]:
                 verdicts[mid] = (0.0, "shown at the start, not acted on")
             else:
