@@ -113,12 +113,13 @@ def fuse(
 
     Unlike reciprocal-rank fusion it keeps how far apart candidates are, so a strong keyword
     match is not dragged down by a weak vector list (LoCoMo dev R@10: 0.68 vs RRF's 0.60).
-    Returns per id ``relevance`` and the raw parts (ranks are 1-based; 0 means absent).
+    Returns per id ``relevance`` and the raw parts (ranks are 1-based; 0 means absent). Each
+    id comes at most once per list, as the searches give them.
     """
     parts: dict[str, dict[str, float]] = {}
     total = (w.keyword_weight if keyword else 0.0) + (w.vector_weight if vector else 0.0)
     # Each candidate's parts are built in one literal (the keyword side first, as ranked), not
-    # filled key by key: fused twice per recall over ~300 candidates, that was most of it.
+    # filled key by key: 0.11 against 0.13 ms a call over ~300 candidates, twice per recall.
     normed = _by_max(keyword)
     for rank, (mid, score) in enumerate(keyword, start=1):
         norm = normed[mid]
