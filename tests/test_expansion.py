@@ -15,10 +15,12 @@ from kenning.expansion import (
     adjacent_context,
     linked_context,
     mentions,
+    nearest,
     query_names,
     query_periods,
     sitting,
     spread,
+    strongest,
     within,
     without_names,
 )
@@ -273,6 +275,39 @@ def test_mentions_a_name_as_a_whole_word_in_any_field_and_case() -> None:
                last_accessed_at=None, access_count=0, content_hash="h")
     assert mentions(m, ["Melanie"]) and mentions(m, ["Jean"]) and mentions(m, ["MELANIE"])
     assert not mentions(m, ["Mel"]) and not mentions(m, ["John"])
+
+
+def test_mentions_any_of_several_names_and_never_a_part_of_a_word() -> None:
+    m = Memory(id="M1", type=MemoryType.DECISION, topic="cache", summary="Chose C++ over Go",
+               content="Redis.io docs; a+b", category=Category.ARCHITECTURE, tags=(),
+               source=None, confidence=0.6, outcome=None, outcome_reason=None, project="p",
+               scope=Scope.PROJECT, agent=None, created_at=T0, updated_at=T0,
+               last_accessed_at=None, access_count=0, content_hash="h")
+    assert mentions(m, ["Kafka", "Redis"]) and mentions(m, ["Redis", "Kafka"])
+    assert mentions(m, ["Go", "Rust"]) and not mentions(m, ["Rust", "Kafka"])
+    assert not mentions(m, ["Cach", "Ch"]) and not mentions(m, [])
+    assert mentions(m, ["A+b"])  # a name is matched as it is written, not as a pattern
+
+
+def test_nearest_and_strongest_rank_best_first_with_ties_by_id_at_any_limit() -> None:
+    import random
+
+    import numpy as np
+
+    rng = random.Random(7)
+    for _ in range(200):
+        n = rng.randint(1, 40)
+        # Few distinct values: ties at the cut are common.
+        rows = {f"m{rng.randrange(10**6):06d}": np.array(
+            [rng.choice([0.0, 0.5, 1.0]), rng.choice([0.0, 1.0])], dtype=np.float32)
+            for _ in range(n)}
+        query = np.array([1.0, 0.5], dtype=np.float32)
+        sims = {mid: float(v @ query) for mid, v in rows.items()}
+        for limit in (0, 1, 2, 5, len(rows) - 1, len(rows), len(rows) + 3):
+            expected = sorted(sims.items(), key=lambda t: (-t[1], t[0]))[:limit]
+            assert nearest(query, rows, limit) == expected
+            assert strongest(sims, limit) == [mid for mid, _ in expected]
+    assert nearest(np.zeros(2, dtype=np.float32), {}, 3) == []
 
 
 def test_spread_normalises_over_the_candidates() -> None:

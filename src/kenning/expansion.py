@@ -32,6 +32,8 @@ they need from the store (the neighbours, the links, the vectors) and applies th
 from __future__ import annotations
 
 import calendar
+import functools
+import heapq
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
@@ -46,8 +48,10 @@ DAY_MS = 86_400_000
 
 
 def strongest(relevance: Mapping[str, float], n: int) -> list[str]:
-    """The ``n`` ids of highest relevance (ties by id), the seeds the context stages grow from."""
-    return sorted(relevance, key=lambda mid: (-relevance[mid], mid))[:n]
+    """The ``n`` ids of highest relevance (ties by id), the seeds the context stages grow from.
+    A partial selection of plain tuples: recall asks for 3-20 of ~150-300 candidates, twice
+    per query."""
+    return [mid for _, mid in heapq.nsmallest(n, [(-r, mid) for mid, r in relevance.items()])]
 
 
 def sitting(neighbours: Sequence[tuple[str, int]], gap_ms: int) -> list[str]:
@@ -254,8 +258,17 @@ def without_names(query: np.ndarray, names: Sequence[np.ndarray]) -> np.ndarray:
 def mentions(m: Memory, names: Sequence[str]) -> bool:
     """Whether ``m``'s topic, summary, text or tags name one of ``names`` as a whole word,
     in any case (as the keyword search matches them)."""
+    if not names:
+        return False
     text = " ".join((m.topic or "", m.summary, m.content, *m.tags))
-    return any(re.search(r"\b" + re.escape(n) + r"\b", text, re.I) for n in names)
+    return _names_pattern(tuple(names)).search(text) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    """One compiled pattern for any of ``names`` as a whole word (recall checks ~50 memories
+    against the same names: one search each instead of one per name)."""
+    return re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b", re.I)
 
 
 def spread(scores: Sequence[tuple[str, float]]) -> dict[str, float]:
@@ -290,6 +303,15 @@ def nearest(vector: np.ndarray, vectors: Mapping[str, np.ndarray], limit: int
     if not vectors:
         return []
     ids = list(vectors)
-    sims = (np.stack([vectors[i] for i in ids]) @ vector).tolist()
-    order = sorted(range(len(ids)), key=lambda j: (-sims[j], ids[j]))[:limit]
-    return [(ids[j], sims[j]) for j in order]
+    # ``np.array`` over the rows builds the same matrix as ``np.stack`` in a third of the time
+    # (0.05 against 0.13 ms for 300 rows); recall runs this twice per query.
+    sims = np.array([vectors[i] for i in ids]) @ vector
+    if 0 < limit < len(ids):
+        # Only the rows at or above the limit-th best similarity can be kept (ties included).
+        kth = np.partition(sims, len(ids) - limit)[len(ids) - limit]
+        chosen = np.flatnonzero(sims >= kth).tolist()
+        ids = [ids[j] for j in chosen]
+        sims = sims[chosen]
+    # Plain tuples sort without a key function (ids are unique), best first, ties by id.
+    ranked = sorted(zip([-s for s in sims.tolist()], ids, strict=True))[:limit]
+    return [(mid, -neg) for neg, mid in ranked]
