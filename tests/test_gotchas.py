@@ -97,12 +97,6 @@ def test_pytest_banner_gives_the_failed_test_the_cause_and_the_fix() -> None:
         "`return int((amount * 100).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))`; "
         "then it passed.")
     assert "=====" not in gotcha.text and "FAILURES" not in gotcha.text
-    # its one line keeps the error, the cause and the new code, each cut short: the fix is
-    # never what a 200-character line loses
-    assert gotcha.summary is not None and len(gotcha.summary) <= 200
-    assert gotcha.summary.startswith("Tests failed: FAILED tests/test_money.py::")
-    assert "Cause: to_cents truncates with int()" in gotcha.summary
-    assert "Fix: `return int((amount *" in gotcha.summary
     meta = gotcha.extra
     assert meta["signature"] == "pytest|AssertionError|test_round_half_even"
     assert meta["cause"].startswith("to_cents truncates") and meta["evidence"] == 1
