@@ -24,7 +24,6 @@ from kenning.extract.failures import clip, explanation, read_failure, sentences
 from kenning.extract.gitlog import Commit
 from kenning.extract.transcript import ToolCall, Transcript, UserText
 from kenning.outcomes import check_of
-from kenning.text import make_summary
 
 # Tools that do the same job: a correction naming one rules out its siblings.
 FAMILIES = (
@@ -80,7 +79,6 @@ class Candidate:
     similarity: float | None = None
     refined: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
-    summary: str | None = None  # the one line shown for it, when not its text's first line
 
     def to_item(self) -> dict[str, Any]:
         """Keyword arguments for ``Kenning.remember``."""
@@ -91,7 +89,6 @@ class Candidate:
             "tags": ["extracted", self.kind], "source": f"extract:{via}",
             "metadata": {"episode": self.episode, "kind": self.kind, "extracted": True,
                          "provenance": self.provenance, **self.extra},
-            **({"summary": self.summary} if self.summary else {}),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -347,38 +344,12 @@ def _gotcha(t: Transcript, failed: ToolCall, passed: ToolCall,
     if cause:
         text += f" Cause: {cause}"
     text += f" Fix: {fix}; {then}."
-    # the line shown for it: the error, why and what fixed it (the new code, not the old),
-    # each cut short so the fix is never what a 200-character line loses
-    made = [_made(first_edit[f], t.cwd) for f in files[:2]] + [f"ran `{r}`" for r in ran[:1]]
-    if good != bad:
-        made.append(f"used `{good}` instead")
-    line = f"{head}: {_sentence(clip(err, 80))}"
-    if cause:
-        line += f" Cause: {_sentence(clip(cause, 60))}"
-    line += f" Fix: {clip('; '.join(made), 70)}"
     lines = [failed.line, passed.line, *(c.line for c in edits),
              *(e.line for e in texts if cause)]
     return Candidate(
         "gotcha", _clip(text, MAX_GOTCHA), "gotcha", "debugging", 0.8 if cause else 0.75,
         "gotcha", _src(t, lines),
-        extra={**meta, "cause": cause, "fix": fix, "files": files[:10], "passed": good},
-        summary=make_summary(line))
-
-
-def _made(call: ToolCall, cwd: str | None) -> str:
-    """What an edit put in, in a few words: ``new code`` in ``path`` (``path`` edited when the
-    change has no new line of its own)."""
-    path = _rel(call.file_path or "", cwd)
-    args: Any = call.input
-    if call.name == "MultiEdit":
-        edits = args.get("edits")
-        args = edits[0] if isinstance(edits, list) and edits and isinstance(edits[0], dict) \
-            else {}
-    old, new = args.get("old_string"), args.get("new_string")
-    if call.name == "Write" or not isinstance(old, str) or not isinstance(new, str):
-        return f"`{path}` edited"
-    after = _changed_lines(old, new)[1]
-    return f"`{after}` in {path}" if after else f"`{path}` edited"
+        extra={**meta, "cause": cause, "fix": fix, "files": files[:10], "passed": good})
 
 
 def preferences(t: Transcript) -> list[Candidate]:
