@@ -121,24 +121,6 @@ def test_the_best_match_brings_its_detail_within_the_budget(env, project) -> Non
     assert last.startswith("(+") and "more" in last  # more exists, said in one line
 
 
-def test_a_second_match_a_third_as_relevant_still_brings_its_detail() -> None:
-    """Two gotchas bear on a prompt, the second at 40 % of the first's score: both come with
-    their fix; a match far below (20 %) comes as one line."""
-    from kenning.hooks import inject
-
-    def hit(mid: str, score: float, detail: str) -> dict[str, object]:
-        return {"id": mid, "score": score, "type": "gotcha", "topic": None,
-                "summary": f"Tests failed: {mid}", "outcome": None, "detail": detail}
-
-    text, shown = inject.render([
-        hit("g1", 1.0, "Fix: attach expect(p).rejects before advancing the timers."),
-        hit("g2", 0.4, "Fix: `await jest.advanceTimersByTimeAsync(1500)`."),
-        hit("g3", 0.2, "Fix: something far less relevant."),
-    ], 1500)
-    assert "  Fix: `await jest.advanceTimersByTimeAsync(1500)`." in text.splitlines()
-    assert "something far less relevant" not in text and len(shown) == 3
-
-
 def test_a_known_line_comes_back_once_with_the_detail_it_lacked(env, project) -> None:
     """MEMORY.md gave the decision's one line; a prompt it bears on gets its detail (once),
     a memory whose line says it all is not repeated."""
