@@ -168,9 +168,6 @@ def matched_terms(prompt: str, hits: list[dict[str, object]]) -> list[str]:
 
 
 DETAILED = 2  # the best matches shown with their detail (the why, the fix, the command)
-# How relevant a match must be, next to the best one, to bring its detail: a third as relevant
-# (half dropped the fix of a gotcha that came second to another gotcha of the same prompt)
-DETAIL_SHARE = 1 / 3
 
 
 HEADER = ("Kenning memory: what this project learned that bears on this prompt "
@@ -181,12 +178,12 @@ SHORT_HEADER = "Kenning memory:"  # once the conversation holds the full header
 def render(hits: list[dict[str, object]], max_chars: int, first: bool = True
            ) -> tuple[str, list[dict[str, object]]]:
     """Compact markdown within ``max_chars``: the best matches (up to ``DETAILED`` of them, at
-    least ``DETAIL_SHARE`` as relevant as the best) with their detail on an indented line, the
-    rest one line each, every one with its id for the MCP tools; hits marked ``seen`` left out,
-    and those marked ``known_line`` unless they get their detail. When some do not fit, one
-    short line says how many more there are. The header says what the lines are on the
-    ``first`` injection of a conversation and is two words after it. Returns the text and the
-    hits shown."""
+    least half as relevant as the best) with their detail on an indented line, the rest one line
+    each, every one with its id for the MCP tools; hits marked ``seen`` left out, and those
+    marked ``known_line`` unless they get their detail. When some do not fit, one short line
+    says how many more there are. The header says what the lines are on the ``first``
+    injection of a conversation and is two words after it. Returns the text and the hits
+    shown."""
     shown: list[dict[str, object]] = []
     hits = [h for h in hits if not h.get("seen")]
     if not hits:
@@ -206,7 +203,7 @@ def render(hits: list[dict[str, object]], max_chars: int, first: bool = True
         line = f"- [{label}] {h['summary']} (id {h['id']}{extra})"
         detail = str(h.get("detail") or "")
         if (detail and not said and len(shown) < DETAILED
-                and float(h["score"]) >= DETAIL_SHARE * best_score  # type: ignore[arg-type]
+                and float(h["score"]) >= 0.5 * best_score  # type: ignore[arg-type]
                 and size + 2 + len(line) + len(detail) + 3 <= max_chars - MORE_RESERVE):
             line += "\n  " + detail
         elif h.get("known_line"):
