@@ -1533,17 +1533,11 @@ _BEST_AFTER = re.compile(r"^(?P<what>.{3,80}?)\s+(?:is|are)\s+the\s+" + _BEST
 
 def _best_option_frame(c: _Clause) -> _Hit | None:
     """The option an assistant picks as the best one, when it names something technical."""
-    m = c.mask
-    first = _BEST_FIRST.search(m)
-    after = None if first else _BEST_AFTER.match(m)
-    if first is None and after is None:
+    found = _BEST_FIRST.search(c.mask) or _BEST_AFTER.match(c.mask)
+    if found is None:
         return None
-    if first is not None:
-        body = c.raw[first.start("rest"):].strip()
-    else:
-        assert after is not None
-        body = c.raw[after.start("rest"):].strip()
-        body = re.sub(r"^(?:i'?ll|i will|we'?ll|let'?s)\s+", "", body, flags=re.I)
+    body = re.sub(r"^(?:i'?ll|i will|we'?ll|let'?s)\s+", "", c.raw[found.start("rest"):].strip(),
+                  flags=re.I)  # "a cache is the quickest win here: I'll add ..."
     if len(body.split()) < 3 or not (names_something_technical(body) or _tool_mentions(body)):
         return None
     return _Hit(body, "decision", 0.55)
