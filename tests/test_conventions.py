@@ -833,6 +833,16 @@ def test_a_short_rule_keeps_the_why_said_right_after_it() -> None:
     assert alone.text == "Never print."
 
 
+def test_what_they_do_belongs_with_the_rule_before() -> None:
+    """"please don't ever unwrap in a handler. they all return Result<_, AppError> from
+    src/error.rs and use ?, because ...": one rule, not "Use ?, because ..." on its own."""
+    [rule] = find_rules("one thing: please don't ever unwrap in a handler. they all return "
+                        "Result<_, AppError> from src/error.rs and use ?, because a panic in a "
+                        "handler took down a pod back in March.")
+    assert rule.text.startswith("Don't ever unwrap in a handler: they all return Result<_, "
+                                "AppError> from src/error.rs and use ?")
+
+
 def test_a_short_rule_drawn_as_a_conclusion_keeps_its_reason() -> None:
     """"... so please never print.": alone, "Never print." loses what to do instead; it is
     kept with the rule before it. A report of something that slipped in is not a rule."""

@@ -2497,8 +2497,13 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
         elif (previous and found and _SO.match(piece.raw)
               and all(len(_words(_mask(r.text))) <= 4 for r in found)):
             said = f"{previous} {said}"  # "... so please never print.": the why is before it
+        if (found and prev_found and out and out[-1] is prev_found[-1] and speaker == "user"
+                and len(_words(_mask(out[-1].text))) <= 8
+                and re.match(r"(?:they|these|those)\s+(?:all\s+)?[a-z]+", _mask(piece.raw))):
+            found = []  # "don't ever unwrap in a handler. they all return Result<_, AppError>
+            # and use ?, because ...": what "they" do belongs with the rule before, whole
         if (not found and prev_found and out and out[-1] is prev_found[-1] and speaker == "user"
-                and len(_words(_mask(out[-1].text))) <= 6 and _why_after(piece.raw)):
+                and len(_words(_mask(out[-1].text))) <= 8 and _why_after(piece.raw)):
             # "please never log from library code. a console.warn inside someone's lambda ends
             # up in their logs forever": a short rule and the why right after it, as one rule
             last = out[-1]
