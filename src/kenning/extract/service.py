@@ -247,7 +247,7 @@ class ExtractionService:
         """``cands`` without the check commands in their ecosystem's plain form (``go test
         ./...``, ``npm test``): a memory of one tells the agent nothing it would not run
         anyway. One is kept when it replaces a stored command of the same task in a sibling
-        tool (``pnpm test`` after ``npm run test``), so that the old one ends."""
+        tool (``pnpm test`` after ``yarn test --ci``), so that the old one ends."""
         from kenning.extract.candidates import command_key, same_task
 
         plain = [c for c in cands if c.kind == "pattern" and c.extra.pop("plain", False)]
