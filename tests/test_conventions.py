@@ -833,6 +833,14 @@ def test_a_short_rule_keeps_the_why_said_right_after_it() -> None:
     assert alone.text == "Never print."
 
 
+def test_a_rule_keeps_the_topic_its_lead_in_names() -> None:
+    """"about commits: I prefer messages like `cli: add --dry-run to ingest`": the rule says it
+    is about commits, which its own words do not."""
+    [rule] = find_rules("nice. oh and about commits: I prefer messages like `cli: add --dry-run "
+                        "to ingest`.")
+    assert rule.text == "Commits: prefer messages like `cli: add --dry-run to ingest`."
+
+
 def test_what_they_do_belongs_with_the_rule_before() -> None:
     """"please don't ever unwrap in a handler. they all return Result<_, AppError> from
     src/error.rs and use ?, because ...": one rule, not "Use ?, because ..." on its own."""

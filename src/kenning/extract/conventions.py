@@ -2477,6 +2477,9 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
                 alone = _read(part, piece.header, speaker, piece.change)
                 if len(alone) > len(found):
                     found = alone
+                    topic = _TOPIC_LEAD.search(head) if part is rest else None
+                    if topic:  # "about commits: I prefer messages like ...": what it is about
+                        found = [_about(r, topic.group("topic")) for r in found]
         why, so, tail = piece.raw.partition(", so ")
         if so and len(why.split()) >= 3 and _SO_STANDING.match(tail):
             # "I got nextest set up and CI runs it, so going forward please run the suite
@@ -2555,6 +2558,21 @@ def _why_after(sentence: str) -> bool:
         or re.match(r"(?:and|also|plus|but|or|so|i|i'?ve|i'?m|we|we'?ve|we'?re|you)\b", m)
         or re.search(r"\b(?:can you|could you|would you|please|let'?s|anyway|today|now|next|"
                      r"i'?ll|we'?ll|i want|i need|i'?d like)\b", m))
+
+
+# A lead-in naming what the rule after its colon is about: "oh and about commits: ...".
+_TOPIC_LEAD = re.compile(r"(?:^|\b)(?:about|regarding|re|as for|on the subject of|when it comes "
+                         r"to)\s+(?:the\s+|our\s+)?(?P<topic>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*$",
+                         re.I)
+
+
+def _about(rule: Rule, topic: str) -> Rule:
+    """``rule`` led by the topic it was said about, unless its text names it already."""
+    if _stem(topic.split()[-1].lower()) in {_stem(w) for w in _term_list(rule.text)}:
+        return rule
+    text = f"{topic[:1].upper()}{topic[1:]}: {rule.text[:1].lower()}{rule.text[1:]}"
+    return Rule(rule.kind, text, rule.said, rule.subject, rule.terms | frozenset(
+        _term_list(topic)), rule.change, rule.replaces, rule.confidence)
 
 
 # What opens a rule drawn from the clause before it: ", so going forward please run ...".
