@@ -531,14 +531,18 @@ class SessionService:
                 if m.current_at(now)
                 and not record(m.type.value, m.topic) and m.outcome is not OutcomeStatus.FAILED
                 and m.drift != "obsolete"]  # the code it describes is gone
-        known_lines = [m for m in held if exclude and key(m.summary) in exclude]
-        pool = [self.live(m, now) for m in held if not (exclude and key(m.summary) in exclude)]
+        known_lines: list[Memory] = []  # the model has their line already (MEMORY.md)
+        pool: list[Memory] = []
+        for m in held:
+            if exclude and key(m.summary) in exclude:
+                known_lines.append(m)
+            else:
+                pool.append(self.live(m, now))
         standing = sorted((m for m in pool if m.type in _STANDING),
                           key=lambda m: (-m.confidence, -m.created_at))
         # a track record repeats its memory's words: not worth a line of its own when the model
         # has that memory already (a rule in force above, or a line of MEMORY.md)
-        known = {m.id for m in standing} | {m.id for m in found if exclude
-                                             and key(m.summary) in exclude}
+        known = {m.id for m in standing} | {m.id for m in known_lines}
         others = sorted(
             (m for m in pool if m.type not in _STANDING
              and m.metadata.get("subject") not in known),
