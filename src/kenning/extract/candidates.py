@@ -632,19 +632,21 @@ def stated_constraints(t: Transcript) -> list[Candidate]:
     return out
 
 
+# Source file extensions a place can name.
+_SOURCE_EXT = "py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|java|kt|swift|c|h|cpp|cs|php|ex|exs"
 # "All Celery tasks live in src/orderdesk/worker.py", "Routes are wired in internal/api/
 # router.go": where something lives in the code, said as a fact (not "I'll add it in ...").
 _PLACE = re.compile(
     r"(?P<what>\b[\w`'().,/ -]{3,80}?)\s+(?:lives?|are|is|sit|sits)\s+(?:already\s+|all\s+|"
     r"currently\s+|still\s+)*"
     r"(?:(?:wired|defined|registered|kept|configured|declared|implemented|built|set up|handled)"
-    r"\s+)?in\s+(?:`?[A-Z][A-Z0-9_]{2,}`?\s+in\s+)?`?(?P<path>[\w./-]+/[\w.-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|java|kt|"
-    r"swift|c|h|cpp|cs|php|ex|exs|toml|ya?ml))`?")
+    r"\s+)?in\s+(?:`?[A-Z][A-Z0-9_]{2,}`?\s+in\s+)?`?(?P<path>[\w./-]+/[\w.-]+\.(?:" + _SOURCE_EXT
+    + r"|toml|ya?ml))`?")
 # "`filter::apply` in src/filter.rs compares ...", "The models in src/tidepool/schema.py (...)
 # are v1-style": a thing named with its file, then what it does.
 _NAMED_PLACE = re.compile(
     r"^(?:the\s+)?(?P<what>`[^`]{2,60}`|[\w:]+(?:\s+[\w:]+)?)\s+in\s+`?(?P<path>[\w./-]+/"
-    r"[\w.-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|java|kt|swift|c|h|cpp|cs|php|ex|exs))`?"
+    r"[\w.-]+\.(?:" + _SOURCE_EXT + r"))`?"
     r"\s+(?:\([^)]*\)\s+)?(?:is|are|has|have|keeps?|compares|calls|builds|reads|writes|"
     r"returns|handles|uses|holds|parses|wires)\b", re.I)
 _NOT_A_FACT = re.compile(r"\b(?:I'?ll|I will|I'?m going to|let me|we'?ll|we could|should|"
