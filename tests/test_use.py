@@ -156,6 +156,21 @@ def test_mcp_get_is_a_use_and_mcp_recall_is_not(tmp_path: Path) -> None:
         assert k.confidence_history(other.id) == []
 
 
+def _edit_the_ledger_run_and_end(env: dict[str, str], project: Path,  # noqa: F811
+                                 command: str, stdout: str) -> None:
+    """What a session does after it was shown the ledger memories: edit ledger_store.py, run
+    ``command`` (printing ``stdout``), end."""
+    edit: dict[str, Any] = {"file_path": str(project / "src" / "billing" / "ledger_store.py")}
+    hook("PostToolUse", payload("PostToolUse", project, tool_name="Edit", tool_input=edit,
+                                tool_response={"filePath": edit["file_path"]}), env)
+    hook("PostToolUse", payload("PostToolUse", project, tool_name="Bash",
+                                tool_input={"command": command},
+                                tool_response={"stdout": stdout, "stderr": "",
+                                               "interrupted": False}), env)
+    assert hook("SessionEnd", payload("SessionEnd", project, reason="other"),
+                env).returncode == 0
+
+
 def test_an_injected_memory_the_session_acts_on_gains_and_one_it_ignores_does_not(
         env: dict[str, str], project: Path) -> None:  # noqa: F811 (fixtures)
     from kenning.places.keys import project_key
@@ -169,15 +184,7 @@ def test_an_injected_memory_the_session_acts_on_gains_and_one_it_ignores_does_no
     shown = context_of(hook("UserPromptSubmit", payload(
         "UserPromptSubmit", project, prompt="how does the billing ledger store amounts?"), env))
     assert acted.id in shown and ignored.id in shown
-    edit: dict[str, Any] = {"file_path": str(project / "src" / "billing" / "ledger_store.py")}
-    hook("PostToolUse", payload("PostToolUse", project, tool_name="Edit", tool_input=edit,
-                                tool_response={"filePath": edit["file_path"]}), env)
-    hook("PostToolUse", payload("PostToolUse", project, tool_name="Bash",
-                                tool_input={"command": "git status"},
-                                tool_response={"stdout": "", "stderr": "",
-                                               "interrupted": False}), env)
-    assert hook("SessionEnd", payload("SessionEnd", project, reason="other"),
-                env).returncode == 0
+    _edit_the_ledger_run_and_end(env, project, "git status", "")
     with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
                  embedder=None) as k:
         assert k.get(acted.id).confidence == pytest.approx(0.63)
@@ -204,15 +211,7 @@ def test_a_rule_the_start_showed_is_judged_only_when_the_session_acts_on_it(
                              type="preference", confidence=0.6)
     assert hook("SessionStart", payload("SessionStart", project, source="startup"),
                 env).returncode == 0
-    edit: dict[str, Any] = {"file_path": str(project / "src" / "billing" / "ledger_store.py")}
-    hook("PostToolUse", payload("PostToolUse", project, tool_name="Edit", tool_input=edit,
-                                tool_response={"filePath": edit["file_path"]}), env)
-    hook("PostToolUse", payload("PostToolUse", project, tool_name="Bash",
-                                tool_input={"command": "python -m pytest -q"},
-                                tool_response={"stdout": "3 passed in 0.02s", "stderr": "",
-                                               "interrupted": False}), env)
-    assert hook("SessionEnd", payload("SessionEnd", project, reason="other"),
-                env).returncode == 0
+    _edit_the_ledger_run_and_end(env, project, "python -m pytest -q", "3 passed in 0.02s")
     with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
                  embedder=None) as k:
         assert k.get(acted.id).confidence == pytest.approx(
