@@ -208,7 +208,7 @@ _TASK_VERBS = frozenset({
     "document", "note", "record", "announce", "cc", "ping", "notify", "tag", "commit", "test",
     "ship", "hardcode", "hard-code", "leak", "silence", "suppress", "ignore", "swallow",
     "bypass", "force-push", "overwrite", "reformat", "duplicate", "copy", "paste", "nest",
-    "shadow", "mutate", "block",
+    "shadow", "mutate", "block", "find", "locate", "select",
 })
 _VERBS = _CONV_VERBS | _TASK_VERBS
 # Verbs of a project choice: an imperative with one of these is a decision.
@@ -2198,7 +2198,17 @@ def _read(raw: str, header: str | None, speaker: str, piece_change: bool) -> lis
     fallback = _Clause(raw)
     fallback.change = piece_change
     rule = _standing_sentence(fallback)
-    return [rule] if rule is not None else []
+    if rule is not None:
+        return [rule]
+    why, so, tail = _outside_brackets(raw, ", so ")
+    if so and len(why.split()) >= 3 and not why.rstrip().endswith("?") and not re.match(
+            r"(?:we|i|it|they|you|he|she|that|this|there|the|our)\b", tail, re.I):
+        # "I want to see the SQL before anything touches my database, so create them with
+        # --create-only and wait for my ok": the rule is what follows "so", the why before it
+        return [Rule(r.kind, r.text, _clip(raw, MAX_SAID), r.subject, r.terms, r.change,
+                     r.replaces, r.confidence)
+                for r in _read(tail, header, speaker, piece_change)]
+    return []
 
 
 # "... and it has to stay that way", "keep it that way": what the sentence describes is a rule.
@@ -2299,6 +2309,9 @@ def _read_clause(c: _Clause, header: str | None, speaker: str, said: str,
     if conditional:
         main = m[conditional.end():]
         prefix = m[: conditional.end()]
+        # "the way a user would" compares; it does not make the rule hypothetical
+        main = re.sub(r"\b(?:the way|like|as)\s+(?:a|an|the|any|real)\s+\w+\s+would\b", "",
+                      main)
         if re.search(r"\b(?:would|could|might|'d)\b", main) or re.search(
                 r"\b(?:would|could|might|'d|had|were|did)\b", prefix):
             return None
@@ -2440,10 +2453,19 @@ _ONLY_HERE = re.compile(r"^(?:this|our|the)\s+(?:repo|repository|project|codebas
                         r"[\w.@/+-]+[- ]only\b")
 
 
+# "weeks start on Monday here", "tests run in parallel here": how things of a kind are, said
+# as the way this project does them (a bare plural subject, a present verb, "here").
+_HOUSE_WAY = re.compile(
+    r"^(?!(?:things|we|you|they|people|users|customers|folks)\b)[a-z][\w-]*s\s+(?:always\s+)?"
+    r"(?:start|begin|end|run|go|live|count|close|open|default|follow|stay|use|get|round|"
+    r"sort|wrap)\s+(?!(?:up|out|down|away|wrong|bad)\b)[^,;]{2,60}?\s+here\s*(?=$|[,;:—-])")
+
+
 def _what_we_make_frame(c: _Clause) -> _Hit | None:
     """A property of everything of a kind the project makes, stated as a description, or the
     one tool the project allows ("this repo is pnpm only")."""
-    if _ONLY_HERE.match(c.mask):
+    house = _HOUSE_WAY.match(c.mask)
+    if _ONLY_HERE.match(c.mask) or (house and not _REPORT.search(house.group(0))):
         return _Hit(c.raw, "convention", 0.7)
     if not _WHAT_WE_MAKE.match(c.mask) or _REPORT_TAIL.search(c.mask):
         return None
@@ -2475,11 +2497,18 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
                 if part.count("(") != part.count(")"):
                     continue  # a colon inside brackets ("(feat:, fix: ...)") is not a lead-in
                 alone = _read(part, piece.header, speaker, piece.change)
-                if len(alone) > len(found):
+                topic = _TOPIC_LEAD.search(head) if part is rest else None
+                if len(alone) > len(found) or (alone and len(alone) == len(found) and (
+                        topic or (part is rest and not _TECH.search(head)))):
+                    # the same rules without a lead-in that says nothing technical ("a process
+                    # change to pass on: we no longer keep CHANGELOG.md by hand")
                     found = alone
-                    topic = _TOPIC_LEAD.search(head) if part is rest else None
                     if topic:  # "about commits: I prefer messages like ...": what it is about
                         found = [_about(r, topic.group("topic")) for r in found]
+        lead, colon, _ = piece.context.partition(": ")
+        topic = _TOPIC_LEAD.search(lead) if colon and found and piece.raw not in lead else None
+        if topic:  # the header this sentence sits under names its topic ("about migrations:")
+            found = [_about(r, topic.group("topic")) for r in found]
         why, so, tail = piece.raw.partition(", so ")
         if so and len(why.split()) >= 3 and _SO_STANDING.match(tail):
             # "I got nextest set up and CI runs it, so going forward please run the suite
@@ -2505,6 +2534,30 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
                 and re.match(r"(?:they|these|those)\s+(?:all\s+)?[a-z]+", _mask(piece.raw))):
             found = []  # "don't ever unwrap in a handler. they all return Result<_, AppError>
             # and use ?, because ...": what "they" do belongs with the rule before, whole
+        if (len(found) == 1 and prev_found and out and out[-1] is prev_found[-1]
+                and speaker == "user" and _bare_no(found[0], out[-1])):
+            # "find things the way a user would, getByRole, getByLabel. no CSS selectors": what
+            # not to do, said right after what to do, belongs with it
+            last, no = out[-1], found[0]
+            out[-1] = Rule(last.kind, f"{last.text.rstrip('.')}; {no.text[:1].lower()}"
+                           f"{no.text[1:]}", _clip(f"{last.said} {piece.raw.strip()}", MAX_SAID),
+                           last.subject, last.terms | no.terms, last.change, last.replaces,
+                           max(last.confidence, no.confidence))
+            seen.add(out[-1].text.lower())
+            found = []
+        if (not found and prev_found and out and out[-1] is prev_found[-1] and speaker == "user"
+                and out[-1].change and not _facts(out[-1].text).positive
+                and _what_now(piece.raw)):
+            # "we no longer keep CHANGELOG.md by hand. goreleaser builds the release notes from
+            # the commit subjects now": what replaced the old way, kept with it
+            last = out[-1]
+            now = _outside_brackets(piece.raw.strip(), ", which ")[0].rstrip(".")
+            out[-1] = Rule(last.kind, f"{last.text.rstrip('.')}: {now}.",
+                           _clip(f"{last.said} {piece.raw.strip()}", MAX_SAID), last.subject,
+                           last.terms | frozenset(_term_list(now)), last.change,
+                           last.replaces, last.confidence)
+            seen.add(out[-1].text.lower())
+            found = [out[-1]]
         if (not found and prev_found and out and out[-1] is prev_found[-1] and speaker == "user"
                 and len(_words(_mask(out[-1].text))) <= 8 and _why_after(piece.raw)):
             # "please never log from library code. a console.warn inside someone's lambda ends
@@ -2549,6 +2602,25 @@ def _joined_same_sentence(rules: list[Rule]) -> list[Rule]:
     return out
 
 
+def _bare_no(rule: Rule, before: Rule) -> bool:
+    """Whether ``rule`` is a short "no X" ("No CSS selectors or nth-child stuff.") that only
+    says what to avoid instead of the positive rule ``before`` it."""
+    return (bool(re.match(r"no\s+(?!more\b|longer\b)", _mask(rule.text)))
+            and len(_words(_mask(rule.text))) <= 8 and not (rule.change or before.change)
+            and _facts(before.text).positive)
+
+
+def _what_now(sentence: str) -> bool:
+    """Whether a sentence after a rule that stops something says what is done now instead: a
+    statement in the present about something technical, marked by "now" ("goreleaser builds
+    the release notes from the commit subjects now")."""
+    m = _mask(sentence.strip())
+    return (bool(re.search(r"\bnow\b", m)) and bool(_TECH.search(sentence) or _tool_mentions(
+        sentence)) and not m.endswith("?") and not _QUESTION_START.match(m)
+        and not re.match(r"(?:i|i'?ll|i'?m|we'?ll|you|can|could|please|let'?s|so|and|but)\b", m)
+        and not re.search(r"\b(?:can you|could you|would you|please|i'?ll|we'?ll)\b", m))
+
+
 def _why_after(sentence: str) -> bool:
     """Whether a sentence that follows a short rule explains it: a statement about something
     technical (not a question, a request, the next task or chatter)."""
@@ -2562,7 +2634,9 @@ def _why_after(sentence: str) -> bool:
 
 # A lead-in naming what the rule after its colon is about: "oh and about commits: ...".
 _TOPIC_LEAD = re.compile(r"(?:^|\b)(?:about|regarding|re|as for|on the subject of|when it comes "
-                         r"to)\s+(?:the\s+|our\s+)?(?P<topic>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*$",
+                         r"to)\s+(?:the\s+|our\s+)?(?P<topic>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+                         r"(?:\s+(?:in|for|on)\s+(?:this|the|our)\s+(?:repo|repository|project|"
+                         r"codebase|code base|team|app))?\s*$",
                          re.I)
 
 
