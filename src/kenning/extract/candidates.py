@@ -637,15 +637,24 @@ _SOURCE_EXT = "py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|java|kt|swift|c|h|cpp|cs|php|ex
 # "All Celery tasks live in src/orderdesk/worker.py", "Routes are wired in internal/api/
 # router.go": where something lives in the code, said as a fact (not "I'll add it in ...").
 _PLACE = re.compile(
-    r"(?P<what>\b[\w`'().,/ -]{3,80}?)\s+(?:lives?|are|is|sit|sits)\s+(?:already\s+|all\s+|"
-    r"currently\s+|still\s+)*"
+    r"(?P<what>\b[\w`'().,/ -]{3,80}?)\s+(?:(?:lives?|are|is|sit|sits)\s+(?:already\s+|all\s+|"
+    r"currently\s+|still\s+|now\s+)*"
     r"(?:(?:wired|defined|registered|kept|configured|declared|implemented|built|set up|handled)"
-    r"\s+)?in\s+(?:`?[A-Z][A-Z0-9_]{2,}`?\s+in\s+)?`?(?P<path>[\w./-]+/[\w.-]+\.(?:" + _SOURCE_EXT
+    r"\s+)?in|(?:now\s+|all\s+|already\s+)*(?:goes|go|run|runs|pass|passes)\s+through|"
+    r"(?:comes?|are read|is read)\s+from\s+(?:the\s+)?[\w`-]+(?:\s+[\w`-]+)?\s+in)"
+    r"\s+(?:`?[A-Z][A-Z0-9_]{2,}`?\s+in\s+)?`?(?P<path>[\w./-]+/[\w.-]+\.(?:" + _SOURCE_EXT
     + r"|toml|ya?ml))`?")
+# "src/index.ts is the package's public surface", "tsup.config.ts builds src/index.ts as cjs
+# and esm": a file named first, then what it is or does.
+_PATH_FIRST = re.compile(
+    r"(?:^|:\s+)`?(?P<path>(?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:" + _SOURCE_EXT
+    + r"|toml|ya?ml))`?\s+(?:is the|are the|holds|defines|builds|re-exports|exports|owns|"
+    r"declares|configures|wires|sets up|is where)\b")
 # "`filter::apply` in src/filter.rs compares ...", "The models in src/tidepool/schema.py (...)
 # are v1-style": a thing named with its file, then what it does.
 _NAMED_PLACE = re.compile(
-    r"^(?:the\s+)?(?P<what>`[^`]{2,60}`|[\w:]+(?:\s+[\w:]+)?)\s+in\s+`?(?P<path>[\w./-]+/"
+    r"^(?:the\s+)?(?P<what>(?:[\w:-]+\s+){0,2}`[^`]{2,60}`(?:\s+[\w:]+)?|[\w:]+(?:\s+[\w:]+)?)"
+    r"\s+in\s+`?(?P<path>[\w./-]+/"
     r"[\w.-]+\.(?:" + _SOURCE_EXT + r"))`?"
     r"\s+(?:\([^)]*\)\s+)?(?:is|are|has|have|keeps?|compares|calls|builds|reads|writes|"
     r"returns|handles|uses|holds|parses|wires)\b", re.I)
@@ -664,7 +673,8 @@ def code_places(t: Transcript) -> list[Candidate]:
     files: set[str] = set()
     for said in t.assistant_texts:
         for sentence in sentences([said.text]):
-            found = _PLACE.search(sentence) or _NAMED_PLACE.search(sentence)
+            found = (_PLACE.search(sentence) or _NAMED_PLACE.search(sentence)
+                     or _PATH_FIRST.search(sentence))
             if (found is None or len(sentence) > 400 or _NOT_A_FACT.search(
                     sentence[: found.end()]) or found.group("path") in files):
                 continue
