@@ -860,3 +860,66 @@ def test_a_short_rule_drawn_as_a_conclusion_keeps_its_reason() -> None:
                          "of the module; never print.")
     assert find_rules("a relative one snuck into Jonas's branch and I'd like the codebase to "
                       "stay consistent.") == []
+
+
+def test_a_rule_said_when_doing_something_the_way_a_user_would_and_what_not_to_do() -> None:
+    """"when you write tests, please find things the way a user would, getByRole, getByLabel
+    and so on. no CSS selectors": a trigger, a comparison (not a hypothetical "would") and the
+    short "no X" after it are one rule."""
+    [rule] = find_rules("can you get it going against the shifts page? and when you write "
+                        "tests, please find things the way a user would, getByRole, getByLabel "
+                        "and so on. no CSS selectors or nth-child stuff, they rot the moment "
+                        "someone touches the markup.")
+    assert rule.text == ("When you write tests, find things the way a user would, getByRole, "
+                         "getByLabel and so on; no CSS selectors or nth-child stuff.")
+    assert find_rules("if it were mine, I would find things the way a user would.") == []
+
+
+def test_a_rule_after_so_and_the_topic_of_the_header_it_sits_under() -> None:
+    """"one thing about migrations in this repo: I want to see the SQL ..., so create them with
+    --create-only": the rule is what follows "so", about migrations; a report after "so" is
+    not a rule."""
+    [rule] = find_rules("and one thing about migrations in this repo: I want to see the SQL "
+                        "before anything touches my database, so create them with --create-only "
+                        "and wait for my ok before applying.")
+    assert rule.text == ("Migrations: create them with --create-only and wait for my ok before "
+                         "applying.")
+    assert "I want to see the SQL" in rule.said
+    assert find_rules("the default there is utf-8, so we never saw it in testing.") == []
+
+
+def test_how_things_are_done_here_said_as_a_fact() -> None:
+    """"weeks start on Monday here": how things of a kind are in this project; "things go
+    wrong here" and "the tests run slow here" are not rules."""
+    [rule] = find_rules("oh and weeks start on Monday here, people get confused by sunday-first "
+                        "calendars")
+    assert rule.text.startswith("Weeks start on Monday here")
+    assert find_rules("things go wrong here") == []
+    assert find_rules("the tests run slow here") == []
+
+
+def test_a_stopped_practice_keeps_what_is_done_now_and_loses_an_empty_lead_in() -> None:
+    """"a process change to pass on: we no longer keep CHANGELOG.md by hand. goreleaser builds
+    the release notes from the commit subjects now": one change that says what replaced the
+    old way; a lead-in that names a tool is kept."""
+    [rule] = find_rules("morning! a process change to pass on: we no longer keep CHANGELOG.md by "
+                        "hand. goreleaser builds the release notes from the commit subjects now, "
+                        "which is exactly why the package prefixes matter. can you switch the "
+                        "changelog section on?")
+    assert rule.text == ("No longer keep CHANGELOG.md by hand: goreleaser builds the release "
+                         "notes from the commit subjects now.")
+    assert rule.change and rule.replaces == "keep CHANGELOG.md by hand"
+    [move] = find_rules("let's move to vitest: `npm test` should just be `vitest run`, and drop "
+                        "jest, ts-jest and @types/jest.")
+    assert move.text.startswith("Move to vitest: ")
+
+
+def test_a_complaint_before_a_colon_is_why_and_the_rule_comes_first() -> None:
+    """"one thing that bugs me in general is CLIs that print warnings into stdout, it wrecks
+    every pipeline: stdout is data only, anything chatty goes to stderr": the rule leads, so a
+    line cut short for an index still says it."""
+    [rule] = find_rules("and while we're on pipes, one thing that bugs me in general is CLIs "
+                        "that print warnings into stdout, it wrecks every pipeline: stdout is "
+                        "data only, anything chatty goes to stderr. anyway, can you fix it?")
+    assert rule.text == ("Stdout is data only, anything chatty goes to stderr. Not: CLIs that "
+                         "print warnings into stdout, it wrecks every pipeline.")

@@ -2499,12 +2499,22 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
                 alone = _read(part, piece.header, speaker, piece.change)
                 topic = _TOPIC_LEAD.search(head) if part is rest else None
                 if len(alone) > len(found) or (alone and len(alone) == len(found) and (
-                        topic or (part is rest and not _TECH.search(head)))):
+                        topic or (part is rest and not names_something_technical(head)
+                                  and not _tool_mentions(head)))):
                     # the same rules without a lead-in that says nothing technical ("a process
                     # change to pass on: we no longer keep CHANGELOG.md by hand")
                     found = alone
                     if topic:  # "about commits: I prefer messages like ...": what it is about
                         found = [_about(r, topic.group("topic")) for r in found]
+        peeve = _PEEVE.search(head) if colon and rest.strip() else None
+        if (peeve and _TECH.search(rest) and not rest.rstrip().endswith("?")
+                and len(_words(_mask(rest))) <= 25):
+            # "one thing that bugs me is CLIs that print warnings into stdout: stdout is data
+            # only, anything chatty goes to stderr": the rule is after the colon, the complaint
+            # before it is why
+            rule = _make_rule(_Hit(f"{rest.strip().rstrip('.')}. Not: {peeve.group('what')}.",
+                                   "convention", 0.7), _Clause(rest), piece.raw, speaker)
+            found = [rule] if rule is not None else found
         lead, colon, _ = piece.context.partition(": ")
         topic = _TOPIC_LEAD.search(lead) if colon and found and piece.raw not in lead else None
         if topic:  # the header this sentence sits under names its topic ("about migrations:")
@@ -2608,6 +2618,13 @@ def _bare_no(rule: Rule, before: Rule) -> bool:
     return (bool(re.match(r"no\s+(?!more\b|longer\b)", _mask(rule.text)))
             and len(_words(_mask(rule.text))) <= 8 and not (rule.change or before.change)
             and _facts(before.text).positive)
+
+
+# A complaint that leads in to a rule: "one thing that bugs me in general is CLIs that ...".
+_PEEVE = re.compile(r"\b(?:one thing that|something that|what(?: really)?)\s+(?:bugs|annoys|"
+                    r"irritates|bothers|drives me (?:nuts|crazy) about)\s+(?:me\s+)?"
+                    r"(?:in general\s+|the most\s+|most\s+)?(?:is|are)\s+(?P<what>.{8,160})$",
+                    re.I)
 
 
 def _what_now(sentence: str) -> bool:
