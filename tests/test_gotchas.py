@@ -206,6 +206,28 @@ def test_where_things_live_is_kept_as_the_assistant_found_it() -> None:
     assert code_places(parsed(t)) == []  # a report of a warning, not where something lives
 
 
+def test_a_file_things_go_through_or_a_file_named_first_is_a_place() -> None:
+    """"All deploy-API calls go through internal/client/client.go", "Config comes from the
+    Settings class in src/orderdesk/settings.py", "src/index.ts is the package's public
+    surface": where things live, said three more ways; a plan to route something is not."""
+    t = TranscriptWriter()
+    t.say("All deploy-API calls go through internal/client/client.go (Client, with StartDeploy "
+          "as the only call so far), so that's the one place to add retries.")
+    t.say("I'll route the new call through src/api/client.ts.")
+    t.say("Config comes from the Settings class in src/orderdesk/settings.py (pydantic-settings)"
+          ", and every variable has the ORDERDESK_ prefix.")
+    t.say("Right: src/index.ts is the package's public surface. Only what it re-exports is "
+          "public.")
+    assert [c.extra["path"] for c in code_places(parsed(t))] == [
+        "internal/client/client.go", "src/orderdesk/settings.py", "src/index.ts"]
+    t = TranscriptWriter()
+    t.say("The build is fine: tsup.config.ts builds src/index.ts as cjs and esm.")
+    t.say("The session-scoped `engine` fixture in tests/conftest.py builds the test database "
+          "with Base.metadata.create_all straight from the models.")
+    assert [c.extra["path"] for c in code_places(parsed(t))] == [
+        "tsup.config.ts", "tests/conftest.py"]
+
+
 def test_each_check_of_a_passing_chain_is_the_project_command_of_its_kind() -> None:
     """"go test ./... && go vet ./..." passing: the test command is `go test ./...` and the
     lint command `go vet ./...` (the chain's last part is not the test command)."""
