@@ -15,7 +15,7 @@ from kenning.automemory.curate import Candidate, curate_index
 from kenning.automemory.files import client_view, parse_index, split_frontmatter
 from kenning.automemory.options import AutoMemoryOptions
 from kenning.automemory.state import state_key
-from kenning.models import Filters
+from kenning.models import Filters, Memory
 from tests.automemory_fixtures import (  # noqa: F401
     Clock,
     client_memory,
@@ -154,6 +154,32 @@ def test_a_memory_whose_code_changed_is_marked_in_memory_md(kk: Kenning, repo: P
     assert " — (may be outdated) Config plumbing is in internal/config/config.go" in line
     [fine] = [ln for ln in index.splitlines() if "pnpm" in ln]
     assert "may be outdated" not in fine and other.summary[:20] in fine
+
+
+def test_a_track_record_is_listed_only_for_a_memory_that_holds_and_is_not_listed(
+        kk: Kenning, repo: Path) -> None:
+    """A track record repeats its memory's words: MEMORY.md does not list it beside that
+    memory's own line, nor for a memory that was replaced (it would show the old words as
+    current); for a memory that holds but is not listed, it is the line that says it."""
+    def record(subject: Memory) -> None:
+        kk.remember(f"Track record: {subject.summary} — held up in 3 of 3 sessions that used it",
+                    type="outcome", confidence=0.9, metadata={"distilled": True,
+                                                              "subject": subject.id})
+
+    listed = kk.remember("Log through structlog, never print()", type="preference",
+                         confidence=0.9)
+    old = kk.remember("Config lives in ~/.shipctl.yaml", type="decision", confidence=0.9)
+    new = kk.remember("Config lives under os.UserConfigDir()", type="decision", confidence=0.9)
+    kk.supersede(new.id, old.id, "XDG")
+    faint = kk.remember("Run `make check` before a review", type="pattern", confidence=0.2)
+    for subject in (listed, old, faint):
+        record(subject)
+    kk.auto_sync(repo)
+    index = (kk.auto_memory_dir(repo) / "MEMORY.md").read_text()
+    assert "Log through structlog" in index and "os.UserConfigDir()" in index
+    assert index.count("Log through structlog") == 1
+    assert "~/.shipctl.yaml" not in index
+    assert "Track record: Run `make check` before a review" in index
 
 
 def test_sync_twice_changes_no_byte(kk: Kenning, repo: Path) -> None:

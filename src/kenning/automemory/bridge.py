@@ -127,6 +127,31 @@ def migrate_lowercase_index(directory: Path) -> str | None:
     return None
 
 
+def _without_echoes(svc: AutoMemoryService, chosen: list[tuple[Memory, Candidate, bool]], now: int
+                    ) -> list[tuple[Memory, Candidate, bool]]:
+    """``chosen`` without the track records that only echo a memory: one whose memory is
+    listed too (its line repeats that memory's words), and one whose memory no longer holds
+    or whose code changed since (it would show that memory's words as current)."""
+    listed = {m.id for m, _, _ in chosen}
+    subjects = {str(m.metadata["subject"]) for m, _, _ in chosen
+                if m.metadata.get("subject") and m.metadata.get("distilled") is True}
+    if not subjects:
+        return chosen
+    found = svc.store.get_many(sorted(subjects - listed))
+
+    def echo(m: Memory) -> bool:
+        subject = m.metadata.get("subject")
+        if not subject or m.metadata.get("distilled") is not True:
+            return False
+        if subject in listed:
+            return True
+        held = found.get(str(subject))
+        return held is None or not held.current_at(now) or bool(held.drift) or (
+            held.outcome is OutcomeStatus.FAILED)
+
+    return [t for t in chosen if not echo(t[0])]
+
+
 def render_line(m: Memory, name: str, opts: AutoMemoryOptions) -> str:
     """A memory's MEMORY.md line: ``- [topic](file.md) — summary``; one whose code changed
     since it was recorded starts "(may be outdated)", ahead of where a long line is cut."""
@@ -578,6 +603,7 @@ def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state:
             touched = max(m.updated_at, m.last_accessed_at or 0)
             chosen.append((m, Candidate(m.id, line, LABELS[m.category], m.confidence,
                                         c.pagerank, touched), not client_file))
+    chosen = _without_echoes(svc, chosen, now)
     # A person's lines are kept, with any secret in them redacted (they reach every prompt).
     curated = curate_index([c for _, c, _ in chosen], [redact(ln.text).text for ln in pinned],
                            now, opts)
