@@ -4,8 +4,9 @@ Per story: a fresh HOME and a scratch git project holding the story's files, ``k
 run in it, then every session event sent to the hook commands that init registered in
 ``.claude/settings.local.json`` (honouring each matcher), each as its own process with the event's
 JSON on stdin, while the transcript file grows as the client writes it. Each hook process runs
-at the story's time (``clockshim``); after SessionEnd the replay waits until every process the
-hook left behind has exited, so detached session-end work is allowed to finish.
+at the story's time (``clockshim``); after SessionEnd and SessionStart the replay waits until
+every process the hook left behind has exited, so detached work is allowed to finish (the next
+event is seconds to a day later on the story's clock).
 
 What the model would see is captured per session: the SessionStart context, MEMORY.md as the
 client loads it, and each prompt's UserPromptSubmit context."""
@@ -307,6 +308,11 @@ class StoryReplay:
     def _epoch(self, payload: dict[str, Any], writer: SessionWriter) -> Epoch:
         context = self.fire("SessionStart", payload)
         memory = load_memory_md(self.memory_md)
+        # Work the start left running in the background (finishing a session that ended without
+        # SessionEnd) is done before the next event: on the story's clock that comes 40 s or
+        # more later, far longer than the work takes. MEMORY.md is read before it, as the
+        # client reads it at the start.
+        self.settle()
         return Epoch(start_units=split_units(context), memory_units=split_units(memory),
                      start_chars=len(context), memory_chars=len(memory))
 
