@@ -486,6 +486,32 @@ def test_a_constraint_the_assistant_found_is_a_gotcha_with_its_why() -> None:
                    "generated SQL drops `location`.")]
 
 
+def test_a_constraint_said_in_two_sentences_or_as_the_fix_is_one_gotcha() -> None:
+    """"The catch is the URL scheme: ... The URL has to say postgresql+psycopg://" is one
+    gotcha (without the unrelated sentence before it); "The robust fix is to ...", "It has to
+    be -X ..." after its why, and "X only exists since Node 22" are gotchas too."""
+    t = TranscriptWriter()
+    t.say("Config comes from src/orderdesk/settings.py. The catch is the URL scheme: with a bare "
+          "postgresql:// SQLAlchemy picks its default driver, psycopg2, which isn't installed. "
+          "The URL has to say postgresql+psycopg://.")
+    t.say("The linker's -X needs the full import path of the package, and it silently ignores "
+          "a name that doesn't exist. It has to be -X github.com/acme/shipctl/cmd.version=1.")
+    t.say("State leaks between tests. The robust fix is to build the command tree in a "
+          "NewRootCmd() function and give every test a fresh one.")
+    found = [c.text for c in stated_constraints(parsed(t))]
+    assert found == [
+        "The catch is the URL scheme: with a bare postgresql:// SQLAlchemy picks its default "
+        "driver, psycopg2, which isn't installed. The URL has to say postgresql+psycopg://.",
+        "The linker's -X needs the full import path of the package, and it silently ignores a "
+        "name that doesn't exist. It has to be -X github.com/acme/shipctl/cmd.version=1.",
+        "The robust fix is to build the command tree in a NewRootCmd() function and give every "
+        "test a fresh one."]
+    t = TranscriptWriter()
+    t.say("Promise.withResolvers only exists since Node 22. It works here because you're on 22.")
+    assert [c.text for c in stated_constraints(parsed(t))] == [
+        "Promise.withResolvers only exists since Node 22."]
+
+
 def test_a_constraint_keeps_the_remedy_the_assistant_chose_with_it() -> None:
     """The assistant finds why mmap crashes and proposes going back to a buffered reader in the
     same message: the gotcha says both, without the acknowledgement it opened with, so it is

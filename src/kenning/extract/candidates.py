@@ -10,7 +10,7 @@ import os
 import re
 import shlex
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -590,12 +590,20 @@ def from_transcript(t: Transcript) -> list[Candidate]:
 # arguments have to be plain data", "Careful: Prisma can't tell a rename from a drop"), not a
 # plan of its own ("I have to check the logs") or an instruction to the user.
 _CONSTRAINT = re.compile(
-    r"^(?:careful:|the catch is\b|the gotcha\b|gotcha:|watch out\b)|"
-    r"^(?!(?:i|we|you|let|let's|i'll|we'll|i'd|it|this|that|so|then|now|here|there)\b)"
-    r"[\w`'.+/:-]+(?:\s+[\w`'.+/:()-]+){0,6}?\s+(?:must(?: not)?|has to|have to|needs? to|"
-    r"can(?:'t|not)|never)\s+\S", re.I)
-_CODE_TOKEN = re.compile(r"`[^`]+`|\w+\(\)|\b\w+[._:/]\w+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
+    r"^(?:careful:|the catch is\b|the gotcha\b|gotcha:|watch out\b|the (?:robust |real |proper |"
+    r"right |only |safe )?fix is to\b)|"
+    r"^(?:so,?\s+)?(?!(?:i|we|you|let|let's|i'll|we'll|i'd|it|this|that|so|then|now|here|"
+    r"there)\b)"
+    r"[\w`'.+/:#\[\]-]+(?:\s+[\w`'.+/:()#\[\];-]+){0,10}?\s+(?:must(?: not)?|has to|have to|"
+    r"needs? to|needs?\s+(?=`|[A-Z]{3,}\b)|can(?:'t|not)|never|only (?:exists|works|runs)\b)"
+    r"\s*\S|^it (?:has to|must) be\s+(?=.{0,40}[`.:/=])", re.I)
+_CODE_TOKEN = re.compile(r"`[^`]+`|\w+\(\)|\b\w+[._:/]\w+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*|"
+                         r"\b[a-z][\w+.-]*://")
 MAX_CONSTRAINTS = 3  # per session
+# A constraint that opens by saying what it is ("The catch is ...", "The robust fix is to ..."):
+# it says its own why, the sentence before it is about something else.
+_SAYS_ITSELF = re.compile(r"(?:careful:|the catch is\b|the gotcha\b|gotcha:|the (?:robust |real |"
+                          r"proper |right |only |safe )?fix is to\b)", re.I)
 # An acknowledgement opening a sentence ("Reproduced, and yes, it's the mmap."): not the why.
 _ACK = re.compile(r"^(?:(?:reproduced|confirmed|found it|yes|yep|yeah|right|ok|okay|sure|"
                   r"indeed|good catch|got it|green|all green|done|fixed)\b[\s,.!:;—-]*"
@@ -610,14 +618,23 @@ def stated_constraints(t: Transcript) -> list[Candidate]:
     out: list[Candidate] = []
     for said in t.assistant_texts:
         parts = sentences([said.text])
+        last = -2  # the sentence the latest constraint of this message ends with
         for i, sentence in enumerate(parts):
             if (not _CONSTRAINT.search(sentence) or not _CODE_TOKEN.search(sentence)
                     or sentence.rstrip().endswith("?") or len(sentence) > 400):
                 continue
+            if last == i - 1 and out:
+                # "The catch is the URL scheme: ... The URL has to say postgresql+psycopg://":
+                # one constraint said in two sentences in a row is one gotcha
+                out[-1] = replace(out[-1], text=_clip(f"{out[-1].text} {sentence}", MAX_GOTCHA))
+                last = i
+                continue
+            last = i
             before = _ACK.sub("", parts[i - 1]) if i else ""
             before = before[:1].upper() + before[1:]
             why = before if before and not re.match(
-                r"(?:i|we|let|ok|okay|sure|found it|right)\b", before, re.I) else ""
+                r"(?:i|we|let|ok|okay|sure|found it|right)\b", before, re.I) and not (
+                _SAYS_ITSELF.match(sentence)) else ""
             text = f"{why} {sentence}".strip()
             fix = next((r.text for r in find_rules(said.text, speaker="assistant")
                         if r.kind == "decision" and r.text not in text), None)
