@@ -500,6 +500,8 @@ _PLAIN_CHECKS = frozenset({
     "pytest", "python -m pytest", "python3 -m pytest", "ruff check", "ruff check .",
     "ruff check src", "ruff check src tests", "ruff format", "ruff format .", "mypy .",
     "mypy src", "golangci-lint run", "golangci-lint run ./...", "eslint .", "npx eslint .",
+    "npm run typecheck", "pnpm typecheck", "pnpm run typecheck", "yarn typecheck",
+    "npm run format", "pnpm format", "pnpm run format", "yarn format", "npx tsc",
 })
 # Flags that change how much a check prints or whether it reuses cached results, not what it
 # checks.
