@@ -344,6 +344,8 @@ SUPERSEDES: list[tuple[str, str]] = [
     ("let's go back to shipping both CJS and ESM for 1.0; ESM-only can wait until require(esm) "
      "is everywhere.", "I'd prefer 1.0 to go ESM-only."),
     ("Use pnpm instead of npm.", "Use npm for installs."),
+    ("do it, switch to keyset with a next_cursor in the response.",
+     "let's keep it dumb: limit and offset query params."),
     ("let's move to vitest", "We use jest for tests."),
     ("Use httpx.", "Use requests for HTTP calls."),
     ("we no longer squash merge", "Always squash merge PRs."),

@@ -83,6 +83,10 @@ STYLE_CHOICES: dict[str, frozenset[str]] = {
                               "screaming_snake_case"}),
     "merge strategy": frozenset({"squash merge", "squash-merge", "rebase merge", "merge commits",
                                  "fast-forward"}),
+    "pagination": frozenset({"offset paging", "offset pagination", "limit and offset",
+                             "limit/offset", "offset-based paging", "keyset",
+                             "keyset pagination", "keyset paging", "cursor pagination",
+                             "cursor-based pagination", "page numbers"}),
 }
 
 # Generic words that name a family without naming a member.
@@ -114,6 +118,8 @@ _FAMILY_PURPOSE: dict[str, frozenset[str]] = {
     "database": frozenset({"storag", "data", "databas", "db", "persist"}),
     "validation": frozenset({"validat", "schema", "model", "input", "request", "bod"}),
     "dates": frozenset({"dat", "time", "timestamp"}),
+    "pagination": frozenset({"pag", "list", "respons", "endpoint", "number", "quer", "param",
+                             "cursor", "result", "scroll"}),
 }
 
 # Languages of tools that exist in several ecosystems, so that a Python rule and a
@@ -2500,7 +2506,8 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
                 topic = _TOPIC_LEAD.search(head) if part is rest else None
                 if len(alone) > len(found) or (alone and len(alone) == len(found) and (
                         topic or (part is rest and not names_something_technical(head)
-                                  and not _tool_mentions(head)))):
+                                  and not _tool_mentions(head)
+                                  and not _CHANGE_HEADER.search(head)))):
                     # the same rules without a lead-in that says nothing technical ("a process
                     # change to pass on: we no longer keep CHANGELOG.md by hand")
                     found = alone
@@ -2953,7 +2960,8 @@ _GENERAL_SCOPE = frozenset({"manag", "management", "handl", "work", "everyth", "
 def _specific_scopes(fn: _Facts, fo: _Facts, subject: str) -> tuple[set[str], set[str]]:
     """The scope words of two rules that narrow them, leaving out the words that only say
     what the subject is for ("for tests" on a test runner rule, "for HTTP" on a client)."""
-    purpose = (_FAMILY_PURPOSE.get(fn.family or fo.family or "", frozenset()) | _GENERAL_SCOPE
+    family = fn.family or fo.family or (fn.style[0] if fn.style else "")
+    purpose = (_FAMILY_PURPOSE.get(family, frozenset()) | _GENERAL_SCOPE
                | {_stem(w) for w in subject.split()})
 
     def specific(scope: frozenset[str]) -> set[str]:
