@@ -176,6 +176,29 @@ def test_the_briefing_shows_a_rule_not_its_track_record_as_well(kk: Kenning,
     assert rule.id in text and fact.id in text and record.id not in text
 
 
+def test_the_briefing_shows_no_track_record_beside_its_memory_or_of_one_that_changed(
+        kk: Kenning, clock: Clock) -> None:
+    """Not only a rule in force: a decision the briefing lists keeps its track record out, and
+    a track record of a memory whose code changed since is not shown as if it held."""
+    from kenning.models import Anchor
+
+    decision = kk.remember("Put order reads behind a Redis read-through cache with a 300 s TTL",
+                           type="decision", confidence=0.9)
+    place = kk.remember("Config plumbing is in internal/config/config.go, read from "
+                        "~/.shipctl.yaml", type="discovery", confidence=0.3)
+    for n in range(3):
+        session(kk, f"s{n}", decision.id, clock() + n * DAY, passed=True)
+        session(kk, f"p{n}", place.id, clock() + n * DAY, passed=True)
+    kk.consolidate()
+    records = {str(m.metadata["subject"]): m for m in track_records(kk)}
+    assert set(records) == {decision.id, place.id}
+    kk.store.set_anchors({place.id: [Anchor(place.id, "internal/config/config.go", "Init",
+                                            "f", None, "1:1", "stale", "Init changed")]})
+    text = kk.briefing(k=3)
+    assert decision.id in text and records[decision.id].id not in text
+    assert records[place.id].id not in text
+
+
 def test_a_track_record_ends_with_the_memory_it_tracks(kk: Kenning, clock: Clock) -> None:
     rule = kk.remember("Round money half-even with Decimal.quantize", type="decision",
                        topic="money_rounding", confidence=0.7)

@@ -543,11 +543,23 @@ class SessionService:
         # a track record repeats its memory's words: not worth a line of its own when the model
         # has that memory already (a rule in force above, or a line of MEMORY.md)
         known = {m.id for m in standing} | {m.id for m in known_lines}
-        others = sorted(
-            (m for m in pool if m.type not in _STANDING
-             and m.metadata.get("subject") not in known),
+        ranked = sorted(
+            (m for m in pool if m.type not in _STANDING),
             key=lambda m: -(m.confidence + 2.0 * scores.get(m.id, (0.0, 0))[0]
-                            + 0.2 * recency(m.created_at, now)))[:k]
+                            + 0.2 * recency(m.created_at, now)))
+        shown = known | {m.id for m in [r for r in ranked if not r.metadata.get("subject")][:k]}
+        holding = {m.id: m for m in held}
+
+        def echo(m: Memory) -> bool:
+            """A track record of a memory the model is shown anyway, or of one that no longer
+            holds or whose code changed (it would show those words as current)."""
+            subject = m.metadata.get("subject")
+            if not subject:
+                return False
+            tracked = holding.get(str(subject))
+            return subject in shown or tracked is None or bool(tracked.drift)
+
+        others = [m for m in ranked if not echo(m)][:k]
         head = "Kenning memory briefing (details: kenning MCP tools `get`, `why`):\n"
         text = ""
         briefed: list[Memory] = []
