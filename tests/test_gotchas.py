@@ -513,6 +513,22 @@ def test_a_constraint_said_in_two_sentences_or_as_the_fix_is_one_gotcha() -> Non
         "Promise.withResolvers only exists since Node 22."]
 
 
+def test_a_long_why_follows_the_constraint_it_explains() -> None:
+    """A why long enough to push the constraint past where a summary is cut comes after it, so
+    the line the model reads says what holds ("its own database, crewboard_e2e")."""
+    t = TranscriptWriter()
+    t.say("The page rendered, it just has no 'Pantry sorting' shift: the dev server reads your "
+          "dev database, which holds whatever was last clicked together. E2E needs known data, "
+          "so the tests must run against their own database, crewboard_e2e, reset by "
+          "e2e/global-setup.ts before every run.")
+    [gotcha] = stated_constraints(parsed(t))
+    assert gotcha.text.startswith("E2E needs known data, so the tests must run against their "
+                                  "own database, crewboard_e2e")
+    assert gotcha.text.endswith("Why: The page rendered, it just has no 'Pantry sorting' "
+                                "shift: the dev server reads your dev database, which holds "
+                                "whatever was last clicked together.")
+
+
 def test_a_constraint_keeps_the_remedy_the_assistant_chose_with_it() -> None:
     """The assistant finds why mmap crashes and proposes going back to a buffered reader in the
     same message: the gotcha says both, without the acknowledgement it opened with, so it is

@@ -10,7 +10,7 @@ import os
 import re
 import shlex
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
@@ -602,6 +602,7 @@ _CONSTRAINT = re.compile(
 _CODE_TOKEN = re.compile(r"`[^`]+`|\w+\(\)|\b\w+[._:/]\w+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*|"
                          r"\b[a-z][\w+.-]*://")
 MAX_CONSTRAINTS = 3  # per session
+WHY_FIRST_MAX = 120  # characters of why that may come before the constraint it explains
 # A constraint that opens by saying what it is ("The catch is ...", "The robust fix is to ..."):
 # it says its own why, the sentence before it is about something else.
 _SAYS_ITSELF = re.compile(r"(?:careful:|the catch is\b|the gotcha\b|gotcha:|the (?:robust |real |"
@@ -621,14 +622,15 @@ def stated_constraints(t: Transcript) -> list[Candidate]:
     for said in t.assistant_texts:
         parts = sentences([said.text])
         last = -2  # the sentence the latest constraint of this message ends with
+        said_here: list[tuple[str, list[str]]] = []  # (why, its sentences) per constraint
         for i, sentence in enumerate(parts):
             if (not _CONSTRAINT.search(sentence) or not _CODE_TOKEN.search(sentence)
                     or sentence.rstrip().endswith("?") or len(sentence) > 400):
                 continue
-            if last == i - 1 and out:
+            if last == i - 1 and said_here:
                 # "The catch is the URL scheme: ... The URL has to say postgresql+psycopg://":
                 # one constraint said in two sentences in a row is one gotcha
-                out[-1] = replace(out[-1], text=_clip(f"{out[-1].text} {sentence}", MAX_GOTCHA))
+                said_here[-1][1].append(sentence)
                 last = i
                 continue
             last = i
@@ -637,15 +639,20 @@ def stated_constraints(t: Transcript) -> list[Candidate]:
             why = before if before and not re.match(
                 r"(?:i|we|let|ok|okay|sure|found it|right)\b", before, re.I) and not (
                 _SAYS_ITSELF.match(sentence)) else ""
-            text = f"{why} {sentence}".strip()
+            said_here.append((why, [sentence]))
+        for why, stated in said_here:
+            body = " ".join(stated)
+            # the why leads when it is short; a long one would push the constraint itself past
+            # where a summary or an index line is cut, so it follows
+            text = (f"{why} {body}".strip() if len(why) <= WHY_FIRST_MAX
+                    else f"{_sentence(body)} Why: {why}")
             fix = next((r.text for r in find_rules(said.text, speaker="assistant")
                         if r.kind == "decision" and r.text not in text), None)
             if fix:  # what the assistant chose to do about it, said in the same breath
                 text = f"{_sentence(text)} Fix: {fix}"
             out.append(Candidate(
-                "constraint", _clip(text, MAX_GOTCHA if fix else MAX_TEXT), "gotcha",
-                "debugging", 0.6, "gotcha",
-                _src(t, [said.line])))
+                "constraint", _clip(text, MAX_GOTCHA if fix or len(stated) > 1 else MAX_TEXT),
+                "gotcha", "debugging", 0.6, "gotcha", _src(t, [said.line])))
             if len(out) == MAX_CONSTRAINTS:
                 return out
     return out
