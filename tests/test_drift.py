@@ -515,3 +515,56 @@ def test_mcp_rows_say_the_code_changed(tmp_path: Path, repo: Path) -> None:
         (repo / "src" / "billing.py").write_text(BILLING.replace("0.2", "0.25"))
         k.check_drift()
         assert row(k.get(m.id))["code_changed_since"] == "compute_vat changed (not committed yet)"
+
+
+PYPROJECT = """[project]
+name = "tidepool"
+requires-python = ">=3.11"
+dependencies = [
+    "pydantic>=1.10,<2",  # v2 migration after the release
+    "click>=8",
+]
+"""
+
+
+def test_a_pinned_dependency_is_flagged_when_the_manifest_moves_it(tmp_path: Path, repo: Path
+                                                                   ) -> None:
+    """"Pin pydantic below 2 for now", recorded while pyproject.toml was edited, is anchored to
+    pydantic's requirement there: a change to another dependency or a comment flags nothing,
+    the pin lifted flags it with both requirements; a memory that only names the library is
+    not anchored to its version."""
+    from kenning.drift import manifests
+
+    (repo / "pyproject.toml").write_text(PYPROJECT)
+    commit(repo, "deps")
+    with kenning_for(tmp_path, repo) as k:
+        pin = k.remember("Pin pydantic below 2 for now: the v2 migration waits for the release",
+                         type="decision")
+        uses = k.remember("Models are pydantic classes; click parses the options",
+                          type="context")
+        k.anchor([pin.id, uses.id], hints=[str(repo / "pyproject.toml")])
+        assert [(a.path, a.symbol) for a in k.anchors(pin.id)] == [("pyproject.toml",
+                                                                   "pydantic")]
+        assert k.anchors(uses.id) == []
+
+        (repo / "pyproject.toml").write_text(PYPROJECT.replace('"click>=8"', '"click>=8.1"')
+                                             .replace("after the release", "now"))
+        assert k.check_drift()["stale"] == []
+        (repo / "pyproject.toml").write_text(PYPROJECT.replace(">=1.10,<2", ">=2.7"))
+        assert k.check_drift()["stale"] == [pin.id]
+        assert k.get(pin.id).to_dict()["stale_reason"] == (
+            "pyproject.toml: pydantic >=1.10,<2 -> >=2.7 (not committed yet)")
+
+    assert manifests.declared("package.json", '{"dependencies": {"next": "14.2.4"}, '
+                              '"engines": {"node": ">=18"}}') == {"next": "14.2.4",
+                                                                   "node": ">=18"}
+    assert manifests.declared("go.mod", "module x\n\ngo 1.22\n\nrequire (\n"
+                              "\tgithub.com/jackc/pgx/v5 v5.6.0\n)\n") == {"go": "1.22",
+                                                                          "pgx": "v5.6.0"}
+    assert manifests.declared("Cargo.toml", '[package]\nrust-version = "1.74"\n'
+                              '[dependencies]\nclap = { version = "4", features = ["derive"] }\n'
+                              ) == {"rust": "1.74", "clap": '{"features": ["derive"], '
+                                                            '"version": "4"}'}
+    assert manifests.declared("pyproject.toml", "not = [toml") is None
+    assert manifests.named("next week, bump next to 14.2.5", ["next"]) == ["next"]
+    assert manifests.named("see you next week", ["next"]) == []

@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from kenning.drift import manifests
+
 MAX_FILE_BYTES = 1_000_000  # larger files are not anchored (generated code, data, bundles)
 BINARY_PROBE = 8192  # a NUL byte in the head means a binary file
 
@@ -163,6 +165,8 @@ def symbols(path: str, text: str) -> dict[str, str] | None:
     """``qualified name -> fingerprint`` of the functions, classes and methods (and Go/Rust
     types) defined in a file; None when the language is unknown or the file does not parse
     (no symbol-level verdict is given then)."""
+    if manifests.is_manifest(path):
+        return manifests.declared(path, text)
     lang = language(path)
     if lang == PYTHON:
         return _python_symbols(text)
@@ -332,17 +336,19 @@ def spots(text: str, files: Mapping[str, str], hinted: Mapping[str, str] = {}) -
     said = mentions(text)
     out: list[Spot] = []
     for path, content in files.items():
-        out += _spots_in(path, content, said, whole=True)
+        out += _spots_in(path, content, text, said, whole=True)
     for path, content in hinted.items():
         if path not in files:
-            out += _spots_in(path, content, said, whole=False)
+            out += _spots_in(path, content, text, said, whole=False)
     return out
 
 
-def _spots_in(path: str, content: str, said: Mentions, whole: bool) -> list[Spot]:
+def _spots_in(path: str, content: str, text: str, said: Mentions, whole: bool) -> list[Spot]:
     table = symbols(path, content)
     found: dict[str, None] = {}
-    if table:
+    if table and manifests.is_manifest(path):
+        found = dict.fromkeys(manifests.named(text, table))  # the requirements it speaks of
+    elif table:
         for sym in said.symbols:
             q = find_symbol(table, sym)
             if q is not None:
@@ -387,6 +393,9 @@ def judge(spot: Spot, content: str | None, label: str | None = None) -> Verdict:
     now = table[spot.symbol]
     if now == spot.fingerprint:
         return Verdict(FRESH, None, now)
+    if manifests.is_manifest(spot.path):  # "pyproject.toml: pydantic >=1.10,<2 -> >=2.7"
+        return Verdict(STALE, f"{label or spot.path}: {name} {spot.fingerprint or '(any)'} -> "
+                              f"{now or '(any)'}", now)
     return Verdict(STALE, f"{name} changed", now)
 
 
