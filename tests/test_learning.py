@@ -147,6 +147,31 @@ def test_a_decision_the_session_replaced_loses_whatever_its_checks_said(k: Kenni
     assert k.get(kept.id).confidence == pytest.approx(0.75 + learning.PASS_BOOST)
 
 
+def test_a_decision_only_the_start_showed_loses_when_the_session_replaces_it(
+        k: Kenning, clock) -> None:
+    """The briefing showed the cache decision; the user had it ripped out in that session:
+    it goes down although no prompt injected it. A rule the start showed and nobody touched
+    is not judged."""
+    cache = k.remember("Cache GET /orders/{id} in-process for 30 s", type="decision",
+                       confidence=0.7)
+    rule = k.remember("Every handler returns JSON errors", type="preference", confidence=0.7)
+    t = clock()
+    k.record_events([
+        {"id": "s", "session_id": "s1", "at_ms": t + 1, "kind": "injected",
+         "data": {"channel": "start", "memories": [{"id": cache.id}, {"id": rule.id}]}},
+        {"id": "b", "session_id": "s1", "at_ms": t + 2, "kind": "tool",
+         "data": {"tool": "Bash", "cmd": "make test", "ok": True}},
+    ])
+    clock.advance(5_000)
+    etag = k.remember("No in-process cache for orders; ETag from updated_at instead",
+                      type="decision")
+    k.supersede(etag.id, cache.id, "it served stale status")
+    judged = {j["memory_id"]: j for j in k.learn_from_session("s1")["judged"]}
+    assert judged[cache.id]["reason"] == "replaced in this session"
+    assert k.get(cache.id).confidence == pytest.approx(0.7 - learning.FAIL_PENALTY)
+    assert judged[rule.id]["delta"] == 0 and k.get(rule.id).confidence == pytest.approx(0.7)
+
+
 def test_a_session_that_never_ended_is_judged_once_idle(k: Kenning, clock) -> None:
     m = k.remember("Use the staging database for load tests", type="decision", confidence=0.7)
     t = clock()

@@ -370,7 +370,8 @@ class SessionService:
         was used, and gains ``kenning.learning.ACCESS_BOOST`` once for this session. A memory
         only the session start showed (the briefing, MEMORY.md) is judged by the checks that
         followed only when the session used it: every session starts with the rules in force,
-        and a check passing says nothing about a rule nobody acted on."""
+        and a check passing says nothing about a rule nobody acted on. A shown memory the
+        session replaced loses, however it was shown: the change was made with it in view."""
         from kenning.usage import referenced
 
         now = self.clock()
@@ -385,9 +386,10 @@ class SessionService:
             replaced = ended is not None and ended >= t.begun_at
             if not t.used():
                 verdicts[mid] = (0.0, "recorded in this session, not yet put to use")
-            elif replaced and (usage[mid] or t.prompted()):
-                # the session that had it in front of it replaced it: evidence against it,
-                # whatever its checks said afterwards (they ran on the replacement)
+            elif replaced:
+                # the session that had it in front of it (a prompt's injection, or the start's
+                # briefing and MEMORY.md) replaced it: evidence against it, whatever its checks
+                # said afterwards (they ran on the replacement)
                 verdicts[mid] = (-learning.FAIL_PENALTY, "replaced in this session")
             elif not t.prompted() and not usage[mid]:
                 verdicts[mid] = (0.0, "shown at the start, not acted on")
