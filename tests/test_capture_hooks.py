@@ -180,7 +180,9 @@ def test_a_stated_move_to_another_tool_retires_the_old_tools_command(env, projec
 
 def test_a_session_the_client_never_ended_is_still_learned_from(env, project) -> None:
     """A session whose client was killed (no SessionEnd) is ended by a later session's start,
-    in the background: the rule its user stated is captured, and it is ended only once."""
+    in the background: the rule its user stated is captured, and it is ended only once. The
+    verdict the start gives first on what that session was shown does not make it look
+    active."""
     from tests.sessionend import wait_for_session_ends
 
     t = TranscriptWriter(cwd=str(project), session="crashed")
@@ -190,9 +192,12 @@ def test_a_session_the_client_never_ended_is_still_learned_from(env, project) ->
     hours_ago = int(__import__("time").time() * 1000) - 3 * 3_600_000
     with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
                  embedder=None) as k:
+        shown = k.remember("The lockfile is committed", type="context")
         k.record_events([  # as its SessionStart and first prompt journalled them, 3 hours ago
             {"id": "c-start", "session_id": "crashed", "at_ms": hours_ago, "kind": "start",
              "data": {"source": "startup", "transcript": str(crashed)}},
+            {"id": "c-shown", "session_id": "crashed", "at_ms": hours_ago, "kind": "injected",
+             "data": {"memories": [{"id": shown.id}], "channel": "start"}},
             {"id": "c-tool", "session_id": "crashed", "at_ms": hours_ago + 60_000,
              "kind": "tool", "data": {"tool": "Bash", "cmd": "pnpm install", "ok": True}},
         ])

@@ -75,6 +75,9 @@ def _store_down(failed: Sequence[tuple[str, str, Exception]]) -> bool:
 
 # Kinds that state how to work here: briefed whatever the prompt, while they hold.
 _STANDING = (MemoryType.PREFERENCE, MemoryType.PATTERN)
+# Session events Kenning writes about a session (its verdicts, the uses it found), not the
+# session's own activity.
+_BOOKKEEPING = frozenset({"judged", "used"})
 
 
 def _run(report: SessionReport, log_as: str, name: str, work: Callable[[], Any]) -> Any:
@@ -447,10 +450,14 @@ class SessionService:
             if sid in ended or self.store.session_events(session_id=sid, kinds=["end"],
                                                          limit=1):
                 continue
-            last = self.store.session_events(session_id=sid, limit=1, newest_first=True)
-            if last and now - last[0].at_ms >= idle_ms:
+            # what the session itself did last: Kenning's own marks on it (a verdict on an
+            # abandoned session judged a moment ago) are not activity
+            last = next((e for e in self.store.session_events(
+                session_id=sid, limit=200, newest_first=True) if e.kind not in _BOOKKEEPING),
+                None)
+            if last and now - last.at_ms >= idle_ms:
                 out.append({"session_id": sid, "transcript": transcript,
-                            "last_at_ms": last[0].at_ms})
+                            "last_at_ms": last.at_ms})
         out.sort(key=lambda u: (u["last_at_ms"], u["session_id"]))
         return out[:limit]
 
