@@ -181,3 +181,17 @@ def test_the_header_explaining_the_lines_is_given_once_per_conversation(env, pro
         k.remember("Credit notes reuse the invoice's number with a -CN suffix", type="decision")
     again = _ask(env, project, "s-1", "what number does a credit note get?")
     assert again.startswith("Kenning memory: what this project learned") and "-CN" in again
+
+
+def test_a_prompt_gets_the_lesson_not_its_track_record(env, project) -> None:
+    """A track record repeats its memory's words: the prompt gets the memory (with its marker
+    when it no longer holds), never the record beside or instead of it."""
+    with _store(env, project) as k:
+        cache = k.remember("Put order reads behind a Redis read-through cache with a 300 s TTL",
+                           type="decision")
+        record = k.remember(f"Track record: {cache.summary} — held up in 2 of 3 sessions that "
+                            "used it", type="outcome", metadata={"distilled": True,
+                                                                 "subject": cache.id})
+        k.build_prompt_index()
+    text = _ask(env, project, "s-1", "should order reads go through the Redis cache?")
+    assert cache.id in text and record.id not in text

@@ -75,6 +75,11 @@ def _store_down(failed: Sequence[tuple[str, str, Exception]]) -> bool:
 
 # Kinds that state how to work here: briefed whatever the prompt, while they hold.
 _STANDING = (MemoryType.PREFERENCE, MemoryType.PATTERN)
+def _track_record(m: Memory) -> bool:
+    """Whether ``m`` is a track record (how a memory held up, distilled from sessions)."""
+    return m.metadata.get("distilled") is True and bool(m.metadata.get("subject"))
+
+
 # Session events Kenning writes about a session (its verdicts, the uses it found), not the
 # session's own activity.
 _BOOKKEEPING = frozenset({"judged", "used"})
@@ -654,7 +659,9 @@ class SessionService:
     def build_prompt_index(self, *, force: bool = True) -> dict[str, Any]:
         """Write the per-prompt hook's index file atomically from every memory, its PageRank
         and when a successor superseded it; unless ``force``, keep a SQLite store's index that
-        is still current."""
+        is still current. Track records are left out: each repeats its memory's words, which
+        the index holds (with that memory's drift and end), and a prompt's few lines go to
+        what was learned (``recall`` and ``why`` still show how a memory held up)."""
         from kenning import promptindex
         from kenning.files import atomic_write_bytes
         from kenning.hooks.pindex import index_path, load
@@ -680,7 +687,7 @@ class SessionService:
                 use=injection_factor(*uses.get(m.id, (0, 0))), created_at=m.created_at,
                 updated_at=m.updated_at, last_accessed_at=m.last_accessed_at,
                 valid_to=m.valid_to, drift=m.drift, drift_reason=m.drift_reason)
-             for m in memories),
+             for m in memories if not _track_record(m)),
             version, self.clock())
         atomic_write_bytes(path, data, mode=0o600)
         return {"path": str(path), "memories": len(memories), "bytes": len(data),
