@@ -527,6 +527,12 @@ def test_a_long_why_follows_the_constraint_it_explains() -> None:
     assert gotcha.text.endswith("Why: The page rendered, it just has no 'Pantry sorting' "
                                 "shift: the dev server reads your dev database, which holds "
                                 "whatever was last clicked together.")
+    t = TranscriptWriter()  # one that goes on from the sentence before: that one leads
+    t.say("It's the mmap: copytruncate shrinks the file while we have it mapped, and touching a "
+          "mapped page past the new end raises SIGBUS in the reader thread. And a pipe can't be "
+          "mapped at all, so `-` for stdin is impossible with mmap.")
+    [mmap] = stated_constraints(parsed(t))
+    assert mmap.text.startswith("It's the mmap: copytruncate shrinks the file")
 
 
 def test_a_constraint_keeps_the_remedy_the_assistant_chose_with_it() -> None:

@@ -603,6 +603,9 @@ _CODE_TOKEN = re.compile(r"`[^`]+`|\w+\(\)|\b\w+[._:/]\w+|\b[a-z]+[A-Z]\w*|\b[A-
                          r"\b[a-z][\w+.-]*://")
 MAX_CONSTRAINTS = 3  # per session
 WHY_FIRST_MAX = 120  # characters of why that may come before the constraint it explains
+# A constraint that goes on from the sentence before it ("And a pipe can't be mapped at all"):
+# that sentence is the main one, and leads however long it is.
+_GOES_ON = re.compile(r"(?:and|but|also|plus|so|which)\b", re.I)
 # A constraint that opens by saying what it is ("The catch is ...", "The robust fix is to ..."):
 # it says its own why, the sentence before it is about something else.
 _SAYS_ITSELF = re.compile(r"(?:careful:|the catch is\b|the gotcha\b|gotcha:|the (?:robust |real |"
@@ -644,7 +647,7 @@ def stated_constraints(t: Transcript) -> list[Candidate]:
             body = " ".join(stated)
             # the why leads when it is short; a long one would push the constraint itself past
             # where a summary or an index line is cut, so it follows
-            text = (f"{why} {body}".strip() if len(why) <= WHY_FIRST_MAX
+            text = (f"{why} {body}".strip() if len(why) <= WHY_FIRST_MAX or _GOES_ON.match(body)
                     else f"{_sentence(body)} Why: {why}")
             fix = next((r.text for r in find_rules(said.text, speaker="assistant")
                         if r.kind == "decision" and r.text not in text), None)
