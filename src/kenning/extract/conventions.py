@@ -2555,11 +2555,9 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
                 and speaker == "user" and _bare_no(found[0], out[-1])):
             # "find things the way a user would, getByRole, getByLabel. no CSS selectors": what
             # not to do, said right after what to do, belongs with it
-            last, no = out[-1], found[0]
-            out[-1] = Rule(last.kind, f"{last.text.rstrip('.')}; {no.text[:1].lower()}"
-                           f"{no.text[1:]}", _clip(f"{last.said} {piece.raw.strip()}", MAX_SAID),
-                           last.subject, last.terms | no.terms, last.change, last.replaces,
-                           max(last.confidence, no.confidence))
+            no = found[0]
+            out[-1] = _extended(out[-1], f"; {no.text[:1].lower()}{no.text[1:]}", piece.raw,
+                                no.terms, no.confidence)
             seen.add(out[-1].text.lower())
             found = []
         if (not found and prev_found and out and out[-1] is prev_found[-1] and speaker == "user"
@@ -2567,23 +2565,16 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
                 and _what_now(piece.raw)):
             # "we no longer keep CHANGELOG.md by hand. goreleaser builds the release notes from
             # the commit subjects now": what replaced the old way, kept with it
-            last = out[-1]
             now = _outside_brackets(piece.raw.strip(), ", which ")[0].rstrip(".")
-            out[-1] = Rule(last.kind, f"{last.text.rstrip('.')}: {now}.",
-                           _clip(f"{last.said} {piece.raw.strip()}", MAX_SAID), last.subject,
-                           last.terms | frozenset(_term_list(now)), last.change,
-                           last.replaces, last.confidence)
+            out[-1] = _extended(out[-1], f": {now}.", piece.raw, frozenset(_term_list(now)))
             seen.add(out[-1].text.lower())
             found = [out[-1]]
         if (not found and prev_found and out and out[-1] is prev_found[-1] and speaker == "user"
                 and len(_words(_mask(out[-1].text))) <= 8 and _why_after(piece.raw)):
             # "please never log from library code. a console.warn inside someone's lambda ends
             # up in their logs forever": a short rule and the why right after it, as one rule
-            last = out[-1]
-            out[-1] = Rule(last.kind, f"{last.text.rstrip('.')}: {_clip(piece.raw.strip(), 240)}",
-                           _clip(f"{last.said} {piece.raw.strip()}", MAX_SAID), last.subject,
-                           last.terms | frozenset(_term_list(piece.raw)), last.change,
-                           last.replaces, last.confidence)
+            out[-1] = _extended(out[-1], f": {_clip(piece.raw.strip(), 240)}", piece.raw,
+                                frozenset(_term_list(piece.raw)))
             seen.add(out[-1].text.lower())
         previous = piece.raw.strip()
         dropped = "" if found or not _DROP_ONLY.match(_mask(piece.raw)) else piece.raw.strip()
@@ -2617,6 +2608,16 @@ def _joined_same_sentence(rules: list[Rule]) -> list[Rule]:
             continue
         out.append(rule)
     return out
+
+
+def _extended(rule: Rule, more: str, sentence: str, terms: frozenset[str],
+              confidence: float = 0.0) -> Rule:
+    """``rule`` with ``more`` added to its text (its final full stop dropped first) and
+    ``sentence``, the next one the user said, to what it quotes: one rule said over two."""
+    return Rule(rule.kind, f"{rule.text.rstrip('.')}{more}",
+                _clip(f"{rule.said} {sentence.strip()}", MAX_SAID), rule.subject,
+                rule.terms | terms, rule.change, rule.replaces,
+                max(rule.confidence, confidence))
 
 
 def _bare_no(rule: Rule, before: Rule) -> bool:
