@@ -119,13 +119,16 @@ def test_at_most_one_kept_turn_per_prompt_whatever_their_scores() -> None:
 
 
 def test_a_kept_turn_is_not_shown_for_one_shared_everyday_word(env, project) -> None:
-    """What the user said is long everyday text: a prompt sharing one word with it ("sunday")
-    gets nothing, one sharing two gets it, on the prompt index and on the store fallback."""
+    """What the user said is long everyday text: a prompt sharing one or two words with it
+    ("sunday"; "staging database") gets nothing, one sharing three gets it, on the prompt
+    index and on the store fallback."""
     _session_end(env, project, "s-1", "morning! the staging database is called orders_stg "
                  "and ops wipe it every sunday night. our standup moved to 10:30 btw.")
     unrelated = "make the navbar button blue before sunday"
-    related = "can I keep test fixtures in the staging database?"  # staging, database
+    loosely = "can I keep test fixtures in the staging database?"  # staging, database
+    related = "does the staging database still get wiped every sunday?"  # + sunday
     assert "orders_stg" in _prompt(env, project, related)
+    assert _prompt(env, project, loosely) == ""
     assert _prompt(env, project, unrelated) == ""
     with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
                  embedder=None) as k:

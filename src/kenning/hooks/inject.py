@@ -97,7 +97,7 @@ def best_rows(rows: list[tuple], now_ms: int, k: int,
 
 
 MAX_EPISODES = 1  # records (kept user turns, session summaries) shown per prompt, at most
-EPISODE_MIN_TERMS = 2  # distinct prompt words a record must share to be shown
+EPISODE_MIN_TERMS = 3  # distinct prompt words a record must share to be shown
 
 
 def matches_enough(mtype: str, topic: str | None, matched: int, asked: int,
