@@ -205,6 +205,13 @@ RULES: list[tuple[str, list[str], str]] = [
 
 # Questions, hypotheticals, reports, pleasantries and one-off requests: never rules.
 NON_RULES: list[str] = [
+    # a request whose pronouns point at the work at hand, or what others do or ask for
+    "ok, commit what we have",
+    "we'd put it out as 1.0.0-beta.1 first.",
+    "and run the integration tests so we know the venue filter still behaves",
+    "some of their ids are garbage. log and skip those instead of dying.",
+    "the warehouse needs to mark orders as shipped: POST /orders/{id}/ship, only from paid.",
+    "they send .xlsx exports instead of CSV.",
     "Always happy to help.",
     "Support wants to see a customer's refunds in their tool.",
     "support got ~20 tickets since monday: customers pay, then the order page says pending.",

@@ -940,7 +940,9 @@ def _imperative(c: _Clause, header: str | None) -> _Hit | None:
         deictic = True
     if not (strong or c.standing or header is not None or trigger) and (
             re.search(r"\b(?:and then|then|and tell me|and let me know|and show me|after that|"
-                      r"first and)\b|\b(?:it|them)\b(?!')", m) or _ONE_OFF.search(m)):
+                      r"first and)\b|\b(?:it|them)\b(?!')|\b(?:those|these)\b(?=\s*(?:$|[,.;!?]|"
+                      r"\s(?:instead|too|as well|for|with|from|in|on|and|or)\b))", m)
+            or _ONE_OFF.search(m)):
         deictic = True
     if deictic and not (strong and not re.search(r"\b(?:this time|right now|for now|just this|"
                                                   r"this once|for this one|today)\b", m)):
@@ -1024,8 +1026,10 @@ _LOCAL_TARGET = re.compile(
 
 
 def _without_relative(mask: str) -> str:
-    """The sentence without its relative clauses ("... a flag that prints each step"), whose
-    quantifiers do not make the rule stand."""
+    """The sentence without its relative and purpose clauses ("... a flag that prints each
+    step", "commit what we have", "... so we know it still works"), whose quantifiers and
+    pronouns do not make the rule stand."""
+    mask = re.sub(r"\b(?:what|so|so that)\s+(?:we|you|i|they)\s+\w+\b.*$", "", mask)
     return re.sub(r"\b(?:that|which|who)\s+\w+s\b.*$", "", mask)
 
 
@@ -1142,6 +1146,9 @@ def _we_frame(c: _Clause) -> _Hit | None:
     if re.search(r"\b(?:could|might|would|may|used)\b", between) or re.match(
             r"\s*(?:'d|would)\s+(?!rather|prefer)", between):
         return None
+    if subj.endswith("'d") and not re.match(r"\s*(?:rather|prefer|like|love)\b",
+                                            between + verb):
+        return None  # "we'd put it out as 1.0.0-beta.1 first": what would be done, once
     if subj in ("i", "i'd", "i'll", "i've") and verb not in ("prefer", "like") and not re.search(
             r"\b(?:always|never|prefer|like to|don'?t|do not|no longer|rather|only|want|"
             r"'d prefer|would prefer)\b", between + " " + verb):
@@ -1387,6 +1394,12 @@ _NORM_PARTICIPLES = frozenset({
     "encoded", "serialized", "serialised", "injected", "configured", "loaded", "read"})
 
 
+# Who asks for features: "the warehouse needs to ...", "finance wants ...".
+_STAKEHOLDER = re.compile(r"\b(?:warehouse|finance|ops|support|marketing|sales|legal|product|"
+                          r"design|qa|mobile|management|accounting|partners?|clients?|"
+                          r"stakeholders?|business)\b")
+
+
 def _modal_frame(c: _Clause) -> _Hit | None:
     """"branch names should start with feat/", "every PR needs a changelog entry", "tests go
     in tests/", "1.0 goes ESM-only", "line length is 100"."""
@@ -1446,6 +1459,8 @@ def _modal_frame(c: _Clause) -> _Hit | None:
     if _DEICTIC.search(subj) or _REPORT.search(" " + rest.split()[0] + " " if rest.split()
                                               else " "):
         return None
+    if _STAKEHOLDER.search(subj):
+        return None  # "the warehouse needs to mark orders as shipped": what someone asked for
     generic = (sw[0] in ("all", "every", "each", "any", "no", "new", "our", "public",
                          "private", "internal") or _is_plural(sw[-1]) or "`" in subj
                or bool(re.search(r"\b(?:code|style|formatting|indentation|naming|logging|"
@@ -2139,6 +2154,13 @@ def _standing_sentence(c: _Clause) -> Rule | None:
         return None
     if not _TECH.search(c.raw):
         return None
+    if (re.match(r"(?:they|he|she)\s+(?!(?:should|must|shall|need to|have to|always|never|"
+                 r"can'?t|cannot|mustn'?t|shouldn'?t)\b)", m)
+            or re.match(r"(?:the\s+)?(?:\w+\s+)?" + _STAKEHOLDER.pattern
+                        + r"\s+(?:team\s+|folks\s+|people\s+)?(?:wants?|needs?|asks?|asked|"
+                          r"would like|'d like|says?|said)\b", m)
+            or re.match(r"[a-z]+(?:\s+and\s+[a-z]+)?\s+(?:those|these|them|it)\b", m)):
+        return None  # what others do or want, or a request about things named just before
     directive = bool(_DIRECTIVE_START.match(m))
     if _REPORT_TAIL.search(m):
         return None
