@@ -367,3 +367,18 @@ def test_a_command_that_is_no_check_says_only_its_exit_status() -> None:
     assert read_result(None, "grep: no match", failed=True, exit_code=1) == Result(
         False, "exit 1")
     assert read_result(None, "", failed=False, exit_code=None) == Result(True, "")
+
+
+def test_a_passing_and_chain_passed_every_check_in_it() -> None:
+    """Exit 0 after `a && b && c` means each ran and passed; after `;`, `||` or `&` only the
+    check that names the run is known to have passed."""
+    from kenning.outcomes import checks_passed
+
+    chain = "uv run ruff format --check . && uv run mypy && uv run pytest -q"
+    assert [c.suite for c in checks_passed(chain)] == ["ruff format", "mypy", "pytest"]
+    assert [c.suite for c in checks_passed("pytest -q; ruff check .")] == ["pytest"]
+    assert [c.suite for c in checks_passed("make lint || true")] == ["make lint"]
+    assert [c.suite for c in checks_passed("pytest 2>&1 | tail -5")] == ["pytest"]
+    assert [c.suite for c in checks_passed('echo "a; b" && ruff check . && pytest')] == [
+        "ruff check", "pytest"]
+    assert checks_passed("git status") == []

@@ -519,6 +519,40 @@ def check_of(command: str) -> Check | None:
     return best
 
 
+def _all_steps_run(command: str) -> bool:
+    """Whether every step of a shell line runs when it exits 0: its steps are joined only by
+    ``&&`` (pipes within a step), with no ``;``, ``||``, newline or background ``&`` outside
+    quotes (``2>&1`` and ``&>`` are redirections)."""
+    plain: list[str] = []
+    quote = ""
+    for c in command:
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        else:
+            plain.append(c)
+    line = "".join(plain).replace("&&", "  ").replace("2>&1", "    ").replace("&>", "  ")
+    return not any(op in line for op in ("||", ";", "\n", "&"))
+
+
+def checks_passed(command: str) -> list[Check]:
+    """The checks a command that exited 0 ran and passed: every check of a chain joined only
+    by ``&&`` (and pipes within a step), so ``uv run ruff format --check . && uv run mypy &&
+    uv run pytest`` passes the format check and the type check as well as the tests; after
+    ``;``, ``||`` or ``&`` only the check that names the run (the others may not have run, or
+    have failed)."""
+    named = check_of(command)
+    if named is None or not _all_steps_run(command):
+        return [named] if named is not None else []
+    out: list[Check] = []
+    for words in segments(command):
+        found = _classify(words)
+        if found is not None and found not in out:
+            out.append(found)
+    return out
+
+
 # --- Reading a run's output -------------------------------------------------------------------
 
 # Which runners' summaries to look for, by the suite (or its first word); any other suite (make,

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from kenning import learning
 from kenning.models import SessionEvent
-from kenning.outcomes import check_of
+from kenning.outcomes import check_of, checks_passed
 
 
 @dataclass
@@ -23,13 +23,18 @@ class Trajectory:
     def outcomes(self) -> list[tuple[str, bool]]:
         """The checks that followed, as ``(suite, passed)`` for ``learning.judge``: the suite and
         verdict the hook journalled, or, for an event journalled before hooks named checks, the
-        check its command head names (``pytest``, ``npm test``). Commands that run no check
-        and runs without a verdict (no tests ran, interrupted) are left out."""
+        check its command head names (``pytest``, ``npm test``), and before it every other check
+        a passing ``&&`` chain ran (``outcomes.checks_passed``). Commands that run no check and
+        runs without a verdict (no tests ran, interrupted) are left out."""
         out: list[tuple[str, bool]] = []
         for s in self.steps:
             if s["kind"] != "tool" or not isinstance(s.get("ok"), bool):
                 continue
             suite = s.get("suite")
+            if s["ok"] and isinstance(s.get("cmd"), str):
+                # a passing chain passed every check in it, not only the one that names it
+                passed = [c.suite for c in checks_passed(str(s["cmd"]))]
+                out += [(x, True) for x in passed if x != suite]
             if not isinstance(suite, str) or not suite:
                 if "check" in s or not isinstance(s.get("cmd"), str):
                     continue
