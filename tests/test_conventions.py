@@ -212,6 +212,7 @@ NON_RULES: list[str] = [
     "some of their ids are garbage. log and skip those instead of dying.",
     "the warehouse needs to mark orders as shipped: POST /orders/{id}/ship, only from paid.",
     "they send .xlsx exports instead of CSV.",
+    "how do the tests run celery tasks? I never start redis for them",
     "Always happy to help.",
     "Support wants to see a customer's refunds in their tool.",
     "support got ~20 tickets since monday: customers pay, then the order page says pending.",

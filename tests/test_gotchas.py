@@ -222,10 +222,13 @@ def test_a_file_things_go_through_or_a_file_named_first_is_a_place() -> None:
         "internal/client/client.go", "src/orderdesk/settings.py", "src/index.ts"]
     t = TranscriptWriter()
     t.say("The build is fine: tsup.config.ts builds src/index.ts as cjs and esm.")
+    t.say("tests/conftest.py sets task_always_eager = True on the Celery app, so .delay() runs "
+          "the task inline: no broker needed.")
     t.say("The session-scoped `engine` fixture in tests/conftest.py builds the test database "
           "with Base.metadata.create_all straight from the models.")
     assert [c.extra["path"] for c in code_places(parsed(t))] == [
         "tsup.config.ts", "tests/conftest.py"]
+    assert "task_always_eager" in code_places(parsed(t))[1].text
 
 
 def test_each_check_of_a_passing_chain_is_the_project_command_of_its_kind() -> None:

@@ -678,7 +678,8 @@ _PLACE = re.compile(
 _PATH_FIRST = re.compile(
     r"(?:^|:\s+)`?(?P<path>(?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:" + _SOURCE_EXT
     + r"|toml|ya?ml))`?\s+(?:is the|are the|holds|defines|builds|re-exports|exports|owns|"
-    r"declares|configures|wires|sets up|is where)\b")
+    r"declares|configures|wires|sets up|is where|sets|patches|registers|overrides|creates|"
+    r"loads|mocks|runs)\b")
 # "`filter::apply` in src/filter.rs compares ...", "The models in src/tidepool/schema.py (...)
 # are v1-style": a thing named with its file, then what it does.
 _NAMED_PLACE = re.compile(

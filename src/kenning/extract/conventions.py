@@ -1149,6 +1149,9 @@ def _we_frame(c: _Clause) -> _Hit | None:
     if subj.endswith("'d") and not re.match(r"\s*(?:rather|prefer|like|love)\b",
                                             between + verb):
         return None  # "we'd put it out as 1.0.0-beta.1 first": what would be done, once
+    if subj.startswith("i") and re.search(r"\b(?:for|with|to|on|in)\s+(?:them|it|those|these)\s*$",
+                                          m):
+        return None  # "I never start redis for them": a habit about the things just named
     if subj in ("i", "i'd", "i'll", "i've") and verb not in ("prefer", "like") and not re.search(
             r"\b(?:always|never|prefer|like to|don'?t|do not|no longer|rather|only|want|"
             r"'d prefer|would prefer)\b", between + " " + verb):
