@@ -933,3 +933,15 @@ def test_a_complaint_before_a_colon_is_why_and_the_rule_comes_first() -> None:
                         "data only, anything chatty goes to stderr. anyway, can you fix it?")
     assert rule.text == ("Stdout is data only, anything chatty goes to stderr. Not: CLIs that "
                          "print warnings into stdout, it wrecks every pipeline.")
+
+
+def test_an_assistant_switching_one_piece_of_code_to_another_is_a_decision() -> None:
+    """"For reading, I'll switch read_csv to the pyarrow engine (engine='pyarrow'), which parses
+    multithreaded and is several times faster on files this size": a choice about the code (what
+    it is for, "files this size", does not make it a one-off); switching branches is not."""
+    [rule] = find_rules("For reading, I'll switch read_csv to the pyarrow engine "
+                        "(engine='pyarrow'), which parses multithreaded and is several times "
+                        "faster on files this size.", speaker="assistant")
+    assert rule.kind == "decision" and rule.text.startswith(
+        "Switch read_csv to the pyarrow engine (engine='pyarrow')")
+    assert find_rules("I'll switch to the other_branch now.", speaker="assistant") == []

@@ -798,7 +798,8 @@ _VERSION_DECISION = re.compile(
     r"will require|targets|supports only|removes|deprecates|switches|moves)\s+(?P<rest>.+)$")
 _DEPRECATED = re.compile(r"^(?P<old>.{1,60}?)\s+(?:is|are)\s+(?:now\s+)?deprecated\b")
 _ASSISTANT = re.compile(
-    r"^(?:so[:,]?\s+)?(?P<alt>(?:rather than|instead of)\s+[^,]{2,60},\s*)?"
+    r"^(?:so[:,]?\s+)?(?:for (?:the\s+)?[a-z]+(?:\s+[a-z]+)?,\s+)?"
+    r"(?P<alt>(?:rather than|instead of)\s+[^,]{2,60},\s*)?"
     r"(?:i'?ll|i will|i'?m going to|i am going to|we'?ll|we will|let'?s|"
     r"i'?d go with|i'?d use|i'?d (?=(?:revert|switch|move|go back|replace|drop|rip out|pin|"
     r"remove)\b)|i'?d rather (?=not\b)|so:\s*(?=(?:remove|drop|rip out|ditch|revert|replace|"
@@ -1575,7 +1576,9 @@ def _assistant_frame(c: _Clause) -> _Hit | None:
     best = _best_option_frame(c)
     if best is not None:
         return best
-    if _DEICTIC.search(re.sub(r"\s+for (?:that|this)\s*$", "", m)) or re.search(r"\bhere\b", m):
+    said = re.sub(r",\s*which\b.*$", "", m)  # what it is for ("which parses ...") aside
+    if _DEICTIC.search(re.sub(r"\s+for (?:that|this)\s*$", "", said)) or re.search(r"\bhere\b",
+                                                                                 said):
         return None
     no_x = re.match(r"^(?:so[:,]?\s+)?no\s+(?P<old>[^;,.]+?)\s*[;,]\s*(?P<new>.+?)\s+instead\b", m)
     if no_x:
@@ -1608,8 +1611,10 @@ def _assistant_frame(c: _Clause) -> _Hit | None:
         dropped = re.match(r"(?:remove|drop|rip out|ditch|not)\b", rm) and (
             "`" in rest or _tool_mentions(rest) or _decision_like(rm, rest)
             or re.match(r"not\s+\w+\s+\S+.*\bat all\b", rm))
-        if not (contrast or dropped or (chosen and (went or _decision_like(rm, rest)))):
-            continue
+        coded = bool(re.search(r"`[^`]+`|\b\w+_\w+\b|\b\w+\(|\w=['\"\w]", rest))
+        if not (contrast or dropped or (chosen and (went or _decision_like(rm, rest) or (
+                coded and re.match(r"switch\s+(?!to\b|over\b|back\b)\S+\s+to\b", rm))))):
+            continue  # "I'll switch read_csv to the pyarrow engine (engine='pyarrow')": code
         if re.match(r"use\s+(?:a|an|the)\s+(?!`)", rm) and not _tool_mentions(rest):
             continue
         if went:
