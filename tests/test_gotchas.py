@@ -231,6 +231,21 @@ def test_a_file_things_go_through_or_a_file_named_first_is_a_place() -> None:
     assert "task_always_eager" in code_places(parsed(t))[1].text
 
 
+def test_where_things_live_as_the_user_tells_it_in_passing_is_a_place() -> None:
+    """"those live in tests/integration and run with pnpm test:int ...", said in lower case in
+    the middle of a request, is a discovery in the user's words; where a bug is, or a guess
+    asked as a question, is not."""
+    from kenning.extract.candidates import told_places
+
+    t = TranscriptWriter()
+    t.user("can you add that, with an integration test against a real database? those live in "
+           "tests/integration and run with pnpm test:int against the crewboard_test db.")
+    t.user("the bug is in src/api/ somewhere. is it in src/lib/ maybe?")
+    assert [(c.type, c.text) for c in told_places(parsed(t))] == [
+        ("discovery", "Those live in tests/integration and run with pnpm test:int against the "
+                      "crewboard_test db.")]
+
+
 def test_each_check_of_a_passing_chain_is_the_project_command_of_its_kind() -> None:
     """"go test ./... && go vet ./..." passing: the test command is `go test ./...` and the
     lint command `go vet ./...` (the chain's last part is not the test command)."""

@@ -585,7 +585,7 @@ def from_commits(commits: list[Commit], repo: str) -> list[Candidate]:
 def from_transcript(t: Transcript) -> list[Candidate]:
     prefs = preferences(t)
     return [*failed_then_passed(t), *prefs, *patterns(t, prefs), *code_places(t),
-            *stated_constraints(t)]
+            *told_places(t), *stated_constraints(t)]
 
 
 # What the assistant found must (not) be done, said as a rule about the code or a tool ("Task
@@ -713,6 +713,35 @@ def code_places(t: Transcript) -> list[Candidate]:
                 "fact", _clip(sentence), "discovery", "project-patterns", 0.6,
                 "codebase_discovery", _src(t, [said.line]), extra={"path": found.group("path")}))
             if len(out) == MAX_PLACES:
+                return out
+    return out
+
+
+# "those live in tests/integration and run with pnpm test:int against the crewboard_test db":
+# where something lives, as the user tells it (a directory or a file), in the present tense.
+_TOLD_PLACE = re.compile(
+    r"^(?:(?:and|oh and|btw|fyi)[,:]?\s+)?(?:those|these|they|it|the\s+[\w-]+(?:\s+[\w-]+)?|"
+    r"our\s+[\w-]+(?:\s+[\w-]+)?|[\w-]+s)\s+(?:all\s+)?(?:live|lives|sit|sits|are kept|is kept|"
+    r"are|is)\s+in\s+`?(?P<path>(?:[\w.-]+/)+[\w.-]*)`?(?=[\s,.;)]|$)", re.I)
+MAX_TOLD_PLACES = 2  # per session
+
+
+def told_places(t: Transcript) -> list[Candidate]:
+    """Where things live in the project, as the user said it in passing ("those live in
+    tests/integration and run with pnpm test:int"): a codebase discovery in their words."""
+    out: list[Candidate] = []
+    for said in t.user_texts:
+        # chat is often lower case: split at every full stop, question or exclamation mark
+        for sentence in re.split(r"(?<=[.!?])\s+|\n+", said.text):
+            found = _TOLD_PLACE.match(sentence.strip())
+            if (found is None or sentence.rstrip().endswith("?") or len(sentence) > 300
+                    or _NOT_A_FACT.search(sentence[: found.end()])):
+                continue
+            text = sentence.strip()[:1].upper() + sentence.strip()[1:]
+            out.append(Candidate("fact", _clip(text), "discovery", "project-patterns", 0.6,
+                                 "codebase_discovery", _src(t, [said.line]),
+                                 extra={"path": found.group("path")}))
+            if len(out) == MAX_TOLD_PLACES:
                 return out
     return out
 
