@@ -529,6 +529,12 @@ def test_a_constraint_said_in_two_sentences_or_as_the_fix_is_one_gotcha() -> Non
     t.say("Promise.withResolvers only exists since Node 22. It works here because you're on 22.")
     assert [c.text for c in stated_constraints(parsed(t))] == [
         "Promise.withResolvers only exists since Node 22."]
+    t = TranscriptWriter()  # the plan said after it is the fix; a plan to look further is not
+    t.say("Promise.withResolvers only exists since Node 22. I'll check the CI logs first. I'll "
+          "build the promise by hand and pin tsconfig's lib to ES2022, which Node 18 supports.")
+    assert [c.text for c in stated_constraints(parsed(t))] == [
+        "Promise.withResolvers only exists since Node 22. Fix: Build the promise by hand and pin "
+        "tsconfig's lib to ES2022, which Node 18 supports."]
 
 
 def test_a_long_why_follows_the_constraint_it_explains() -> None:

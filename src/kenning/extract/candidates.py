@@ -616,6 +616,24 @@ _ACK = re.compile(r"^(?:(?:reproduced|confirmed|found it|yes|yep|yeah|right|ok|o
                   r"(?:and\s+)?)+", re.I)
 
 
+# "I'll build the promise by hand and pin tsconfig's lib to ES2022": what the assistant will do.
+_PLAN = re.compile(r"^(?:so\s+)?(?:i'?ll|i will|i'?m going to)\s+(?P<plan>(?!check|look|see|try|"
+                   r"ask|let|run|verify|confirm|test)\w+\b.{10,300})$", re.I)
+
+
+def _plan_after(parts: list[str], last: str) -> str | None:
+    """The plan the assistant states after a constraint in the same message ("I'll build the
+    promise by hand and pin tsconfig's lib to ES2022"), when it names something of the code:
+    the fix it chose. None when it says none, or only that it will look further."""
+    for sentence in parts[parts.index(last) + 1:] if last in parts else ():
+        plan = _PLAN.match(sentence.strip())
+        if plan and (_CODE_TOKEN.search(plan.group("plan"))
+                     or names_something_technical(plan.group("plan"))):
+            text = plan.group("plan")
+            return text[:1].upper() + text[1:]
+    return None
+
+
 def stated_constraints(t: Transcript) -> list[Candidate]:
     """The constraints the assistant stated while working (a sentence with must / has to /
     can't about something technical, or one opened by "Careful:" / "The catch is"), with the
@@ -650,7 +668,8 @@ def stated_constraints(t: Transcript) -> list[Candidate]:
             text = (f"{why} {body}".strip() if len(why) <= WHY_FIRST_MAX or _GOES_ON.match(body)
                     else f"{_sentence(body)} Why: {why}")
             fix = next((r.text for r in find_rules(said.text, speaker="assistant")
-                        if r.kind == "decision" and r.text not in text), None)
+                        if r.kind == "decision" and r.text not in text), None) or _plan_after(
+                parts, stated[-1])
             if fix:  # what the assistant chose to do about it, said in the same breath
                 text = f"{_sentence(text)} Fix: {fix}"
             out.append(Candidate(
