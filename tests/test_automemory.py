@@ -182,6 +182,35 @@ def test_a_track_record_is_listed_only_for_a_memory_that_holds_and_is_not_listed
     assert "Track record: Run `make check` before a review" in index
 
 
+def test_a_persons_line_that_no_longer_holds_gets_a_note_under_it(kk: Kenning, repo: Path
+                                                                    ) -> None:
+    """A person wrote "Releases: `npm run release` from main" in MEMORY.md; later a decision
+    replaced it. Their line stays word for word, with Kenning's note under it naming what
+    replaced it; the note is never imported as their words, and syncing again changes no
+    byte."""
+    d = kk.auto_memory_dir(repo)
+    d.mkdir(parents=True, exist_ok=True)
+    person = "- Releases: `npm run release` from main, after CI is green"
+    (d / "MEMORY.md").write_text(f"# Notes\n{person}\n- Docs live in docs/\n")
+    kk.auto_import(repo)
+    [old] = [m for m in kk.list(limit=None) if "npm run release" in m.content]
+    new = kk.remember("Releases go through the GitHub Actions release workflow on a v* tag",
+                      type="decision", confidence=0.9)
+    kk.supersede(new.id, old.id, "releases are tagged now")
+    kk.auto_sync(repo)
+    lines = (d / "MEMORY.md").read_text().splitlines()
+    at = lines.index(person)
+    assert lines[at + 1] == ("  - Kenning: no longer current, replaced by: Releases go through "
+                             "the GitHub Actions release workflow on a v* tag")
+    assert "- Docs live in docs/" in lines and not any(
+        "Kenning: no longer current" in ln for ln in lines[at + 2:])
+    before = snapshot(d)
+    count = len(kk.list(limit=None))
+    r = kk.auto_sync(repo)
+    assert snapshot(d) == before and not r["index_changed"]
+    assert len(kk.list(limit=None)) == count  # the note was not imported
+
+
 def test_sync_twice_changes_no_byte(kk: Kenning, repo: Path) -> None:
     d = kk.auto_memory_dir(repo)
     write_client_dir(d)

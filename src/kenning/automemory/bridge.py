@@ -16,6 +16,7 @@ from kenning.automemory.files import (
     IndexLine,
     TopicEntry,
     client_view,
+    clip,
     one_line,
     parse_index,
     parse_topic,
@@ -127,6 +128,45 @@ def migrate_lowercase_index(directory: Path) -> str | None:
     return None
 
 
+# How Kenning's note under a person's MEMORY.md line begins: never imported as their words.
+NOTE_PREFIX = "  - Kenning: no longer current"
+NOTE_CHARS = 200  # of the replacing memory's summary in a note
+
+
+def _no_longer_current(svc: AutoMemoryService, state: DirState,
+                       lines: list[tuple[IndexLine, str]], now: int) -> dict[str, str]:
+    """Notes for a person's MEMORY.md lines whose memory (imported from that very line) no
+    longer holds: replaced by a later memory (named in the note) or failed. Their words stay
+    as they wrote them; the note under them keeps the client from reading them as current."""
+    imported = svc.store.get_many(state.sources.get(INDEX, []))
+    by_line: dict[str, Memory] = {}
+    for m in imported.values():
+        prov = m.metadata.get("automemory")
+        if isinstance(prov, dict) and prov.get("line_hash"):
+            by_line[str(prov["line_hash"])] = m
+    ended: dict[str, Memory] = {}
+    for ln, _ in lines:
+        said = by_line.get(sha(ln.text))
+        if said is not None and (not said.current_at(now)
+                                 or said.outcome is OutcomeStatus.FAILED):
+            ended[sha(ln.text)] = said
+    successors = svc.store.get_many(sorted({e.superseded_by for e in ended.values()
+                                            if e.superseded_by}))
+    notes: dict[str, str] = {}
+    for ln, text in lines:
+        old = ended.get(sha(ln.text))
+        if old is None:
+            continue
+        new = successors.get(old.superseded_by or "")
+        if new is not None:
+            notes[text] = (f"{NOTE_PREFIX}, replaced by: "
+                           f"{clip(one_line(redact(new.summary).text), NOTE_CHARS)}")
+        else:
+            notes[text] = NOTE_PREFIX + (
+                f" ({one_line(redact(old.outcome_reason).text)})" if old.outcome_reason else "")
+    return notes
+
+
 def _without_echoes(svc: AutoMemoryService, chosen: list[tuple[Memory, Candidate, bool]], now: int
                     ) -> list[tuple[Memory, Candidate, bool]]:
     """``chosen`` without the track records that only echo a memory: one whose memory is
@@ -185,6 +225,8 @@ def person_lines(svc: AutoMemoryService, state: DirState, lines: list[IndexLine]
     def ours(ln: IndexLine) -> bool:
         if sha(ln.text) in own or (ln.kind == "heading" and ln.text.strip() in SECTION_HEADINGS):
             return True
+        if ln.text.startswith(NOTE_PREFIX):
+            return True  # our note under a person's line, even when the state was lost
         return ln.kind == "pointer" and ln.text in rendered
 
     return [ln for ln in lines if ln.kind != "blank" and not ours(ln)]
@@ -605,8 +647,11 @@ def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state:
                                         c.pagerank, touched), not client_file))
     chosen = _without_echoes(svc, chosen, now)
     # A person's lines are kept, with any secret in them redacted (they reach every prompt).
-    curated = curate_index([c for _, c, _ in chosen], [redact(ln.text).text for ln in pinned],
-                           now, opts)
+    shown = [(ln, redact(ln.text).text) for ln in pinned]
+    notes = _no_longer_current(svc, state, [(ln, text) for ln, text in shown
+                                            if ln.kind != "heading"], now)
+    curated = curate_index([c for _, c, _ in chosen], [text for _, text in shown], now, opts,
+                           notes)
     in_index = set(curated.chosen)
     ref2 = min(now, max((c.touched_ms for _, c, _ in chosen), default=now))
     ranked = sorted(chosen, key=lambda t: (tuple(-x for x in rank_key(

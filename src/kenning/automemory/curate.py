@@ -3,7 +3,7 @@ limits, with every line a person wrote kept ahead of generated ones."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from kenning.automemory.options import AutoMemoryOptions
@@ -56,11 +56,14 @@ def rank_key(c: Candidate, reference_ms: int, strategy: str) -> tuple[float, ...
 
 
 def curate_index(candidates: Sequence[Candidate], pinned: Sequence[str], now_ms: int,
-                 options: AutoMemoryOptions | None = None) -> Curated:
-    """Build MEMORY.md from ``pinned`` lines (a person's, kept in their order) and the best
-    ``candidates`` grouped in ``## section`` blocks, never above ``max_index_lines`` lines or
-    ``max_index_bytes`` bytes. Recency is measured from the newest candidate (not before
-    ``now_ms``), so the same data always gives the same bytes."""
+                 options: AutoMemoryOptions | None = None,
+                 notes: Mapping[str, str] | None = None) -> Curated:
+    """Build MEMORY.md from ``pinned`` lines (a person's, kept in their order), each followed
+    by its note in ``notes`` if any (Kenning's line saying it no longer holds: the person's
+    words are never changed), and the best ``candidates`` grouped in ``## section`` blocks,
+    never above ``max_index_lines`` lines or ``max_index_bytes`` bytes. Recency is measured from
+    the newest candidate (not before ``now_ms``), so the same data always gives the same
+    bytes."""
     opts = options or AutoMemoryOptions()
     max_lines, max_bytes = opts.max_index_lines, opts.max_index_bytes
     used_lines = used_bytes = 0
@@ -76,10 +79,19 @@ def curate_index(candidates: Sequence[Candidate], pinned: Sequence[str], now_ms:
 
     kept: list[str] = []
     dropped: list[str] = []
+    head: list[str] = []  # the pinned lines kept and their notes, in order
+    own_notes: list[str] = []
     for line in pinned:
-        if fits(line):
+        note = (notes or {}).get(line)
+        if note and fits(line, note):
+            take(line, note)
+            kept.append(line)
+            head += [line, note]
+            own_notes.append(note)
+        elif fits(line):
             take(line)
             kept.append(line)
+            head.append(line)
         else:
             dropped.append(line)
 
@@ -104,10 +116,11 @@ def curate_index(candidates: Sequence[Candidate], pinned: Sequence[str], now_ms:
     for section, members in sections.items():
         own.append(f"## {section}")
         own.extend(m.line for m in members)
-    lines = kept + own
+    lines = head + own
     text = "\n".join(lines) + "\n" if lines else ""
     return Curated(
         text=text, lines=len(lines), bytes=len(text.encode("utf-8")),
         chosen=tuple(m.id for ms in sections.values() for m in ms),
-        pinned_kept=tuple(kept), pinned_dropped=tuple(dropped), own_lines=tuple(own),
+        pinned_kept=tuple(kept), pinned_dropped=tuple(dropped),
+        own_lines=tuple(own_notes + own),
     )
