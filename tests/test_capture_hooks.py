@@ -246,3 +246,18 @@ def test_a_stated_change_ends_the_earlier_words_that_named_what_it_drops(env, pr
         [owo] = [m for m in k.list(limit=None, types=["preference", "decision"])
                  if m.summary.startswith("Use owo-colors")]
         assert not owo.current_at(now) and not said[colours].current_at(now)
+
+
+def test_a_stated_change_ends_a_pattern_too(env, project) -> None:
+    """A pattern (a line a person wrote in MEMORY.md is imported as one) that a later stated
+    change contradicts is replaced like a convention: "Run `npm test` before pushing" ends when
+    the user moves the project to pnpm."""
+    key = project_key(str(project.resolve()))
+    with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
+        old = k.remember("Run `npm test` before pushing", type="pattern")
+    _end(env, project, "s-2", "from now on we use pnpm instead of npm for everything: "
+         "installs and scripts.")
+    with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
+        ended = k.get(old.id)
+        assert ended.superseded_by is not None and not ended.current_at(k.clock())
+        assert "pnpm" in k.get(ended.superseded_by).summary

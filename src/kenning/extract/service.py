@@ -465,12 +465,20 @@ class ExtractionService:
         if not stated:
             return []
         pool = [m for m in self.store.list(Filters(project=self.project, types=(
-            MemoryType.PREFERENCE, MemoryType.DECISION)), limit=500) if m.valid_to is None]
+            MemoryType.PREFERENCE, MemoryType.DECISION, MemoryType.PATTERN)), limit=500)
+            if m.valid_to is None]
         order = {m.id: i for i, (_, m) in enumerate(stated)}
         rules = {m.id: r for m in pool if (r := rule_of(m)) is not None}
         vectors: dict[str, Any] = {}
         if self.embedder is not None:
-            vectors = self.store.vectors_of(list(rules), self.embedder.id)
+            vectors = dict(self.store.vectors_of(list(rules), self.embedder.id))
+            # a memory written moments ago may still wait for its vector (writes do not wait
+            # for the model): the few missing are embedded here, as they will be stored
+            missing = [m for m in pool if m.id in rules and m.id not in vectors]
+            if missing:
+                fresh_vecs = self.embedder.embed([embedding_text(m.topic, m.summary, m.content)
+                                                  for m in missing])
+                vectors.update({m.id: fresh_vecs[i] for i, m in enumerate(missing)})
         out: list[dict[str, str]] = []
         closed: set[str] = set()
         for _, new in stated:
