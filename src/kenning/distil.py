@@ -150,6 +150,13 @@ def plan(memories: Sequence[Memory], min_group: int = DISTIL_MIN) -> list[Distil
 TRACK_PREFIX = "Track record: "
 
 
+def is_track_record(m: Memory) -> bool:
+    """Whether ``m`` is a track record: how the memory in its ``subject`` held up, distilled
+    from the sessions that judged it. It repeats that memory's words, so it is never shown
+    beside it or in its place where the model reads what holds."""
+    return m.metadata.get("distilled") is True and bool(m.metadata.get("subject"))
+
+
 @dataclass(frozen=True)
 class Judged:
     """One session's verdict on a memory it used: the confidence change it called for (> 0

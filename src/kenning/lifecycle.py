@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from kenning import learning
 from kenning import validation as v
+from kenning.distil import is_track_record
 from kenning.drift import drift_note
 from kenning.errors import ValidationError
 from kenning.filelock import DirLock
@@ -75,11 +76,6 @@ def _store_down(failed: Sequence[tuple[str, str, Exception]]) -> bool:
 
 # Kinds that state how to work here: briefed whatever the prompt, while they hold.
 _STANDING = (MemoryType.PREFERENCE, MemoryType.PATTERN)
-def _track_record(m: Memory) -> bool:
-    """Whether ``m`` is a track record (how a memory held up, distilled from sessions)."""
-    return m.metadata.get("distilled") is True and bool(m.metadata.get("subject"))
-
-
 # Session events Kenning writes about a session (its verdicts, the uses it found), not the
 # session's own activity.
 _BOOKKEEPING = frozenset({"judged", "used"})
@@ -561,17 +557,16 @@ class SessionService:
             (m for m in pool if m.type not in _STANDING),
             key=lambda m: -(m.confidence + 2.0 * scores.get(m.id, (0.0, 0))[0]
                             + 0.2 * recency(m.created_at, now)))
-        shown = known | {m.id for m in [r for r in ranked if not r.metadata.get("subject")][:k]}
+        shown = known | {m.id for m in [r for r in ranked if not is_track_record(r)][:k]}
         holding = {m.id: m for m in held}
 
         def echo(m: Memory) -> bool:
             """A track record of a memory the model is shown anyway, or of one that no longer
             holds or whose code changed (it would show those words as current)."""
-            subject = m.metadata.get("subject")
-            if not subject:
+            if not is_track_record(m):
                 return False
-            tracked = holding.get(str(subject))
-            return subject in shown or tracked is None or bool(tracked.drift)
+            tracked = holding.get(str(m.metadata["subject"]))
+            return tracked is None or tracked.id in shown or bool(tracked.drift)
 
         others = [m for m in ranked if not echo(m)][:k]
         head = "Kenning memory briefing (details: kenning MCP tools `get`, `why`):\n"
@@ -687,7 +682,7 @@ class SessionService:
                 use=injection_factor(*uses.get(m.id, (0, 0))), created_at=m.created_at,
                 updated_at=m.updated_at, last_accessed_at=m.last_accessed_at,
                 valid_to=m.valid_to, drift=m.drift, drift_reason=m.drift_reason)
-             for m in memories if not _track_record(m)),
+             for m in memories if not is_track_record(m)),
             version, self.clock())
         atomic_write_bytes(path, data, mode=0o600)
         return {"path": str(path), "memories": len(memories), "bytes": len(data),

@@ -30,6 +30,7 @@ from kenning.automemory.options import CLIENT_MAX_BYTES, CLIENT_MAX_LINES, AutoM
 from kenning.automemory.paths import INDEX
 from kenning.automemory.state import DirState, dir_lock, load_state, save_state
 from kenning.automemory.writes import Change
+from kenning.distil import is_track_record
 from kenning.errors import NotFoundError, ValidationError
 from kenning.models import Category, Filters, Memory, MemoryType, OutcomeStatus, Scope, iso
 from kenning.redact import redact
@@ -173,19 +174,18 @@ def _without_echoes(svc: AutoMemoryService, chosen: list[tuple[Memory, Candidate
     listed too (its line repeats that memory's words), and one whose memory no longer holds
     or whose code changed since (it would show that memory's words as current)."""
     listed = {m.id for m, _, _ in chosen}
-    subjects = {str(m.metadata["subject"]) for m, _, _ in chosen
-                if m.metadata.get("subject") and m.metadata.get("distilled") is True}
+    subjects = {str(m.metadata["subject"]) for m, _, _ in chosen if is_track_record(m)}
     if not subjects:
         return chosen
     found = svc.store.get_many(sorted(subjects - listed))
 
     def echo(m: Memory) -> bool:
-        subject = m.metadata.get("subject")
-        if not subject or m.metadata.get("distilled") is not True:
+        if not is_track_record(m):
             return False
+        subject = str(m.metadata["subject"])
         if subject in listed:
             return True
-        held = found.get(str(subject))
+        held = found.get(subject)
         return held is None or not held.current_at(now) or bool(held.drift) or (
             held.outcome is OutcomeStatus.FAILED)
 
