@@ -591,9 +591,13 @@ def from_transcript(t: Transcript) -> list[Candidate]:
 # What the assistant found must (not) be done, said as a rule about the code or a tool ("Task
 # arguments have to be plain data", "Careful: Prisma can't tell a rename from a drop"), not a
 # plan of its own ("I have to check the logs") or an instruction to the user.
+# A constraint that opens by saying what it is ("The catch is ...", "The robust fix is to ..."):
+# it says its own why, the sentence before it is about something else.
+_OPENER = (r"(?:careful:|the catch is\b|the gotcha\b|gotcha:|watch out\b|the (?:robust |real |"
+           r"proper |right |only |safe )?fix is to\b)")
+_SAYS_ITSELF = re.compile(_OPENER, re.I)
 _CONSTRAINT = re.compile(
-    r"^(?:careful:|the catch is\b|the gotcha\b|gotcha:|watch out\b|the (?:robust |real |proper |"
-    r"right |only |safe )?fix is to\b)|"
+    r"^" + _OPENER + r"|"
     r"^(?:so,?\s+)?(?!(?:i|we|you|let|let's|i'll|we'll|i'd|it|this|that|so|then|now|here|"
     r"there)\b)"
     r"[\w`'.+/:#\[\]-]+(?:\s+[\w`'.+/:()#\[\];-]+){0,10}?\s+(?:must(?: not)?|has to|have to|"
@@ -606,10 +610,6 @@ WHY_FIRST_MAX = 120  # characters of why that may come before the constraint it 
 # A constraint that goes on from the sentence before it ("And a pipe can't be mapped at all"):
 # that sentence is the main one, and leads however long it is.
 _GOES_ON = re.compile(r"(?:and|but|also|plus|so|which)\b", re.I)
-# A constraint that opens by saying what it is ("The catch is ...", "The robust fix is to ..."):
-# it says its own why, the sentence before it is about something else.
-_SAYS_ITSELF = re.compile(r"(?:careful:|the catch is\b|the gotcha\b|gotcha:|the (?:robust |real |"
-                          r"proper |right |only |safe )?fix is to\b)", re.I)
 # An acknowledgement opening a sentence ("Reproduced, and yes, it's the mmap."): not the why.
 _ACK = re.compile(r"^(?:(?:reproduced|confirmed|found it|yes|yep|yeah|right|ok|okay|sure|"
                   r"indeed|good catch|got it|green|all green|done|fixed)\b[\s,.!:;—-]*"
@@ -751,12 +751,12 @@ def told_places(t: Transcript) -> list[Candidate]:
     out: list[Candidate] = []
     for said in t.user_texts:
         # chat is often lower case: split at every full stop, question or exclamation mark
-        for sentence in re.split(r"(?<=[.!?])\s+|\n+", said.text):
-            found = _TOLD_PLACE.match(sentence.strip())
-            if (found is None or sentence.rstrip().endswith("?") or len(sentence) > 300
+        for sentence in (p.strip() for p in re.split(r"(?<=[.!?])\s+|\n+", said.text)):
+            found = _TOLD_PLACE.match(sentence)
+            if (found is None or sentence.endswith("?") or len(sentence) > 300
                     or _NOT_A_FACT.search(sentence[: found.end()])):
                 continue
-            text = sentence.strip()[:1].upper() + sentence.strip()[1:]
+            text = sentence[:1].upper() + sentence[1:]
             out.append(Candidate("fact", _clip(text), "discovery", "project-patterns", 0.6,
                                  "codebase_discovery", _src(t, [said.line]),
                                  extra={"path": found.group("path")}))
