@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -44,6 +43,10 @@ def declared(path: str, text: str) -> dict[str, str] | None:
     it requires under ``python``, ``node``, ``rust`` or ``go``); None when it does not parse or
     is not a manifest."""
     name = path.rsplit("/", 1)[-1]
+    # imported here: tomllib costs a process about 4 ms, and a session start that checks drift
+    # imports this module whether or not any memory is anchored to a manifest
+    import tomllib
+
     try:
         if name == PYPROJECT:
             return _pyproject(tomllib.loads(text))
@@ -54,7 +57,7 @@ def declared(path: str, text: str) -> dict[str, str] | None:
             return _package_json(data) if isinstance(data, dict) else None
         if name == GO_MOD:
             return _go_mod(text)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, tomllib.TOMLDecodeError):
         return None
     return None
 
