@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from kenning.embed import Embedder
     from kenning.store.base import Store
 
-MAX_EMBED_NOW = 64  # rules without a stored vector embedded for one comparison, newest first
+MAX_EMBED_NOW = 16  # rules without a stored vector embedded for one comparison, the session's first
 MAX_SESSIONS = 20  # session ids a recurring gotcha keeps (the latest), beside its evidence count
 
 
@@ -475,8 +475,8 @@ class ExtractionService:
             vectors = dict(self.store.vectors_of(list(rules), self.embedder.id))
             # a memory written moments ago may still wait for its vector (writes do not wait
             # for the model): the few missing are embedded here, as they will be stored
-            missing = [m for m in pool if m.id in rules and m.id not in vectors][
-                :MAX_EMBED_NOW]
+            missing = sorted((m for m in pool if m.id in rules and m.id not in vectors),
+                             key=lambda m: m.id not in order)[:MAX_EMBED_NOW]
             if missing:
                 fresh_vecs = self.embedder.embed([embedding_text(m.topic, m.summary, m.content)
                                                   for m in missing])
