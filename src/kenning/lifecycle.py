@@ -12,6 +12,7 @@ the prompt index. The facade builds it on each call with exactly what it needs."
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -76,6 +77,23 @@ def _store_down(failed: Sequence[tuple[str, str, Exception]]) -> bool:
 
 # Kinds that state how to work here: briefed whatever the prompt, while they hold.
 _STANDING = (MemoryType.PREFERENCE, MemoryType.PATTERN)
+_FIX = re.compile(r"\bFix: (?P<fix>.+?)(?:; then\b|\s+Why:|$)", re.S)
+FIX_CHARS = 120  # of a gotcha's fix added to its briefing line
+
+
+def _fix_of(m: Memory) -> str:
+    """" Fix: ..." for a gotcha whose summary was cut before the fix its content gives (the
+    remedy is what the model needs from it, and a line without it can read as the old way),
+    else ""."""
+    if m.type is not MemoryType.GOTCHA or "Fix:" in m.summary:
+        return ""
+    found = _FIX.search(m.content)
+    if found is None:
+        return ""
+    fix = " ".join(found.group("fix").split())
+    return f" Fix: {fix if len(fix) <= FIX_CHARS else fix[: FIX_CHARS - 1] + '…'}"
+
+
 # Session events Kenning writes about a session (its verdicts, the uses it found), not the
 # session's own activity.
 _BOOKKEEPING = frozenset({"judged", "used"})
@@ -597,8 +615,8 @@ class SessionService:
                 [(f"- {m.summary} (id {m.id}{changed(m)})", m) for m in standing],
                 max_chars * 2 // 3)
         section("Key memories for this project:",
-                [(f"- [{m.type.value}] {m.summary} (id {m.id}{changed(m)})", m) for m in others],
-                max_chars)
+                [(f"- [{m.type.value}] {m.summary}{_fix_of(m)} (id {m.id}{changed(m)})", m)
+                 for m in others], max_chars)
         if not briefed:
             return "", [], known_lines
         return head + text, briefed, known_lines
