@@ -254,3 +254,19 @@ def test_a_replaced_memory_gets_no_new_track_record(kk: Kenning, clock: Clock) -
     kk.supersede(newer.id, rule.id, "the tax office rounds half-up")
     kk.consolidate()  # the sessions were judged before the change, consolidated after it
     assert [m for m in track_records(kk) if m.current_at(kk.clock())] == []
+
+
+def test_a_gotcha_cut_before_its_fix_brings_the_fix_to_the_briefing(kk: Kenning) -> None:
+    """The briefing shows a memory's one-line summary; for a gotcha whose summary ends before
+    the fix its content gives, the line ends with the fix, so the model reads the remedy and
+    not only the old way that failed."""
+    cause = ("It's the mmap: copytruncate shrinks the file while it is mapped, and touching a "
+             "mapped page past the new end raises SIGBUS, which kills the process outright "
+             "with no error message at all.")
+    gotcha = kk.remember(f"{cause} Fix: Revert memmap2 and go back to streaming with "
+                         "`BufReader::with_capacity(64 * 1024)`.", type="gotcha",
+                         confidence=0.8)
+    assert "BufReader" not in gotcha.summary
+    [line] = [ln for ln in kk.briefing(k=3).splitlines() if gotcha.id in ln]
+    assert "Fix: Revert memmap2 and go back to streaming with `BufReader::with_capacity(64 * " \
+           "1024)`." in line

@@ -81,17 +81,18 @@ _FIX = re.compile(r"\bFix: (?P<fix>.+?)(?:; then\b|\s+Why:|$)", re.S)
 FIX_CHARS = 120  # of a gotcha's fix added to its briefing line
 
 
-def _fix_of(m: Memory) -> str:
-    """" Fix: ..." for a gotcha whose summary was cut before the fix its content gives (the
-    remedy is what the model needs from it, and a line without it can read as the old way),
-    else ""."""
-    if m.type is not MemoryType.GOTCHA or "Fix:" in m.summary:
-        return ""
-    found = _FIX.search(m.content)
+def _briefed(m: Memory) -> str:
+    """What the briefing shows of a memory: its summary; for a gotcha whose summary was cut
+    before the fix its content gives, the summary up to the fix and then the fix itself (the
+    remedy is what the model needs from it, and a line without it can read as the old way)."""
+    found = _FIX.search(m.content) if m.type is MemoryType.GOTCHA else None
     if found is None:
-        return ""
+        return m.summary
     fix = " ".join(found.group("fix").split())
-    return f" Fix: {fix if len(fix) <= FIX_CHARS else fix[: FIX_CHARS - 1] + '…'}"
+    if fix in m.summary:
+        return m.summary
+    head = m.summary.split(" Fix:")[0].rstrip("…").rstrip()
+    return f"{head} Fix: {fix if len(fix) <= FIX_CHARS else fix[: FIX_CHARS - 1] + '…'}"
 
 
 # Session events Kenning writes about a session (its verdicts, the uses it found), not the
@@ -615,7 +616,7 @@ class SessionService:
                 [(f"- {m.summary} (id {m.id}{changed(m)})", m) for m in standing],
                 max_chars * 2 // 3)
         section("Key memories for this project:",
-                [(f"- [{m.type.value}] {m.summary}{_fix_of(m)} (id {m.id}{changed(m)})", m)
+                [(f"- [{m.type.value}] {_briefed(m)} (id {m.id}{changed(m)})", m)
                  for m in others], max_chars)
         if not briefed:
             return "", [], known_lines
