@@ -195,21 +195,3 @@ def test_a_prompt_gets_the_lesson_not_its_track_record(env, project) -> None:
         k.build_prompt_index()
     text = _ask(env, project, "s-1", "should order reads go through the Redis cache?")
     assert cache.id in text and record.id not in text
-
-
-def test_a_gotcha_briefed_with_its_fix_is_not_brought_back_by_a_prompt(env, project) -> None:
-    """The briefing gave a gotcha's fix: a prompt it bears on does not bring the same gotcha
-    back for its detail (the part that mattered is in the conversation already)."""
-    cause = ("It's the mmap: copytruncate shrinks the log file while it is mapped, and touching "
-             "a mapped page past the new end raises SIGBUS, which kills the process outright "
-             "with no error message at all.")
-    with _store(env, project) as k:
-        gotcha = k.remember(f"{cause} Fix: Revert memmap2 and go back to streaming with "
-                            "`BufReader::with_capacity(64 * 1024)`.", type="gotcha",
-                            confidence=0.8)
-        k.build_prompt_index()
-    brief = _start(env, project, "s-1")
-    assert gotcha.id in brief and "BufReader::with_capacity" in brief
-    text = _ask(env, project, "s-1", "why does the reader crash with SIGBUS when copytruncate "
-                "shrinks the mapped log file?")
-    assert gotcha.id not in text
