@@ -139,10 +139,8 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
         loaded = _run(report, log_as, "memory keys",
                       lambda: memory_md_keys(k.auto_memory_dir(project_root) / "MEMORY.md")) or []
     report.briefing, briefed, known = k._sessions().brief(briefing_k, max_chars, set(loaded))
-    # by line, not id: a briefed memory's detail may still come with a prompt it bears on,
-    # unless the briefing gave the part of it that matters (a gotcha's fix)
-    report.shown = loaded + [key(m.summary) for m in briefed] + [
-        m.id for m in briefed if _briefed(m) != m.summary]
+    # by line, not id: a briefed memory's detail may still come with a prompt it bears on
+    report.shown = loaded + [key(m.summary) for m in briefed]
     report.shown_ids = list(dict.fromkeys([m.id for m in briefed] + [m.id for m in known]))
     return report
 
