@@ -91,7 +91,7 @@ def _briefed(m: Memory) -> str:
     fix = " ".join(found.group("fix").split())
     if fix in m.summary:
         return m.summary
-    head = m.summary.split(" Fix:")[0].rstrip("…").rstrip()
+    head = m.summary.split(" Fix:")[0].rstrip()
     return f"{head} Fix: {fix if len(fix) <= FIX_CHARS else fix[: FIX_CHARS - 1] + '…'}"
 
 
