@@ -184,6 +184,23 @@ def test_tool_outcomes_are_journalled_without_arguments_or_output(env, project) 
     assert events[2] == {"tool": "Edit", "ok": True, "file": str(project / "a.py")}
 
 
+def test_a_passing_chain_journals_every_check_it_passed(env, project) -> None:
+    """The journal keeps a command's head, not its line: a passing `&&` chain lists the other
+    checks it passed beside the one that names it, so learning sees the format check that
+    failed earlier pass again."""
+    chain = "uv run ruff format --check . && uv run mypy && uv run pytest -q"
+    hook("PostToolUse", payload("PostToolUse", project, tool_name="Bash",
+                                tool_input={"command": chain},
+                                tool_response={"stdout": "11 files already formatted\nSuccess: "
+                                               "no issues found in 6 source files\n5 passed in "
+                                               "0.71s", "stderr": "", "interrupted": False}),
+         env)
+    raw = (Path(journal_dir(env["KENNING_DB"])) / journal.FILE).read_text()
+    [event] = [json.loads(x)["data"] for x in raw.splitlines()]
+    assert event["suite"] == "pytest" and event["ok"] is True
+    assert event["also"] == ["ruff format", "mypy"]
+
+
 def test_parallel_hooks_never_interleave_journal_lines(env, project) -> None:
     body = payload("PostToolUse", project, tool_name="Bash", tool_input={"command": "make build"},
                    tool_response={"stdout": "", "stderr": "", "interrupted": False})

@@ -31,9 +31,13 @@ class Trajectory:
             if s["kind"] != "tool" or not isinstance(s.get("ok"), bool):
                 continue
             suite = s.get("suite")
-            if s["ok"] and isinstance(s.get("cmd"), str):
-                # a passing chain passed every check in it, not only the one that names it
-                passed = [c.suite for c in checks_passed(str(s["cmd"]))]
+            if s["ok"]:
+                # a passing chain passed every check in it, not only the one that names it: the
+                # hook lists the others ("also"); a full command line says them itself
+                also = s.get("also")
+                passed = ([str(x) for x in also] if isinstance(also, list) else
+                          [c.suite for c in checks_passed(str(s["cmd"]))]
+                          if isinstance(s.get("cmd"), str) else [])
                 out += [(x, True) for x in passed if x != suite]
             if not isinstance(suite, str) or not suite:
                 if "check" in s or not isinstance(s.get("cmd"), str):

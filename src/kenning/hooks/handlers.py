@@ -212,6 +212,10 @@ def _bash_outcome(payload: dict[str, object], command: str, failed: bool
     found["summary"] = result.summary
     if result.ok is not None:
         found["ok"] = result.ok
+    if result.ok:  # a passing && chain passed its other checks too (the journal keeps no chain)
+        also = [c.suite for c in outcomes.checks_passed(command) if c.suite != check.suite]
+        if also:
+            found["also"] = also
     return found
 
 
