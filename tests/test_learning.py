@@ -174,12 +174,12 @@ def test_a_decision_only_the_start_showed_loses_when_the_session_replaces_it(
 
 def test_a_failed_check_passed_again_inside_a_chain_is_a_pass(k: Kenning, clock) -> None:
     """`ruff format --check .` fails, a fix, then `ruff format --check . && mypy && pytest`
-    passes: the format check passed again (the chain ran every step), so the memory shown is
-    raised, not lowered for the first failure."""
+    passes (journalled, as the hook does, with the chain's other checks in ``also``): the
+    format check passed again, so the memory shown is raised, not lowered for the first
+    failure."""
     m = k.remember("Checks are `uv run ruff check .`, `uv run ruff format --check .` and "
                    "`uv run mypy`", type="decision", confidence=0.7)
     t = clock()
-    chain = "uv run ruff format --check . && uv run mypy && uv run pytest -q"
     k.record_events([
         {"id": "i", "session_id": "s1", "at_ms": t, "kind": "injected",
          "data": {"memories": [{"id": m.id}]}},
@@ -187,8 +187,8 @@ def test_a_failed_check_passed_again_inside_a_chain_is_a_pass(k: Kenning, clock)
          "data": {"tool": "Bash", "cmd": "uv run ruff format --check .", "ok": False,
                   "check": "format", "suite": "ruff format"}},
         {"id": "p", "session_id": "s1", "at_ms": t + 2, "kind": "tool",
-         "data": {"tool": "Bash", "cmd": chain, "ok": True, "check": "test",
-                  "suite": "pytest"}},
+         "data": {"tool": "Bash", "cmd": "uv run ruff", "ok": True, "check": "test",
+                  "suite": "pytest", "also": ["ruff format", "mypy"]}},
     ])
     [judged] = k.learn_from_session("s1")["judged"]
     assert judged["delta"] > 0

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from kenning import learning
 from kenning.models import SessionEvent
-from kenning.outcomes import check_of, checks_passed
+from kenning.outcomes import check_of
 
 
 @dataclass
@@ -24,21 +24,19 @@ class Trajectory:
         """The checks that followed, as ``(suite, passed)`` for ``learning.judge``: the suite and
         verdict the hook journalled, or, for an event journalled before hooks named checks, the
         check its command head names (``pytest``, ``npm test``), and before it every other check
-        a passing ``&&`` chain ran (``outcomes.checks_passed``). Commands that run no check and
-        runs without a verdict (no tests ran, interrupted) are left out."""
+        a passing ``&&`` chain ran (the hook's ``also``, from ``outcomes.checks_passed``).
+        Commands that run no check and runs without a verdict (no tests ran, interrupted) are
+        left out."""
         out: list[tuple[str, bool]] = []
         for s in self.steps:
             if s["kind"] != "tool" or not isinstance(s.get("ok"), bool):
                 continue
             suite = s.get("suite")
-            if s["ok"]:
+            also = s.get("also")
+            if s["ok"] and isinstance(also, list):
                 # a passing chain passed every check in it, not only the one that names it: the
-                # hook lists the others ("also"); a full command line says them itself
-                also = s.get("also")
-                passed = ([str(x) for x in also] if isinstance(also, list) else
-                          [c.suite for c in checks_passed(str(s["cmd"]))]
-                          if isinstance(s.get("cmd"), str) else [])
-                out += [(x, True) for x in passed if x != suite]
+                # hook lists the others (the journal keeps only a command's head)
+                out += [(str(x), True) for x in also if x != suite]
             if not isinstance(suite, str) or not suite:
                 if "check" in s or not isinstance(s.get("cmd"), str):
                     continue
