@@ -472,9 +472,10 @@ class SessionService:
                 continue
             # what the session itself did last: Kenning's own marks on it (a verdict on an
             # abandoned session judged a moment ago) are not activity
-            last = next((e for e in self.store.session_events(
-                session_id=sid, limit=200, newest_first=True) if e.kind not in _BOOKKEEPING),
-                None)
+            newest = self.store.session_events(session_id=sid, limit=1, newest_first=True)
+            if newest and newest[0].kind in _BOOKKEEPING:  # rare: look further back
+                newest = self.store.session_events(session_id=sid, limit=200, newest_first=True)
+            last = next((e for e in newest if e.kind not in _BOOKKEEPING), None)
             if last and now - last.at_ms >= idle_ms:
                 out.append({"session_id": sid, "transcript": transcript,
                             "last_at_ms": last.at_ms})
