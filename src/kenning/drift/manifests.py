@@ -82,6 +82,12 @@ def _requirement(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
+def _table(table: Any, out: dict[str, str]) -> None:
+    """A ``name = requirement`` table (Cargo, npm, Poetry) into ``out``; anything else, nothing."""
+    for dep, spec in table.items() if isinstance(table, dict) else ():
+        out[normal(dep)] = _requirement(spec)
+
+
 def _pep508(items: Any, out: dict[str, str]) -> None:
     for item in items if isinstance(items, list) else []:
         if isinstance(item, str) and (m := _PEP508_NAME.match(item)):
@@ -109,8 +115,7 @@ def _pyproject(data: Mapping[str, Any]) -> dict[str, str]:
                   *((g or {}).get("dependencies") for g in (poetry.get("group") or {}).values()
                     if isinstance(g, dict))]
         for table in tables:
-            for dep, spec in (table or {}).items() if isinstance(table, dict) else ():
-                out[normal(dep)] = _requirement(spec)
+            _table(table, out)
     return out
 
 
@@ -120,9 +125,7 @@ def _cargo(data: Mapping[str, Any]) -> dict[str, str]:
     if isinstance(package, dict) and isinstance(package.get("rust-version"), str):
         out["rust"] = package["rust-version"]
     for key in ("dependencies", "dev-dependencies", "build-dependencies"):
-        table = data.get(key) or {}
-        for dep, spec in table.items() if isinstance(table, dict) else ():
-            out[normal(dep)] = _requirement(spec)
+        _table(data.get(key), out)
     return out
 
 
@@ -133,9 +136,7 @@ def _package_json(data: Mapping[str, Any]) -> dict[str, str]:
         out["node"] = engines["node"]
     for key in ("dependencies", "devDependencies", "peerDependencies",
                 "optionalDependencies"):
-        table = data.get(key) or {}
-        for dep, spec in table.items() if isinstance(table, dict) else ():
-            out[normal(dep)] = _requirement(spec)
+        _table(data.get(key), out)
     return out
 
 
