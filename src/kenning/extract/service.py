@@ -75,6 +75,16 @@ def dropped_names(text: str) -> list[str]:
     return list(dict.fromkeys(n for n in out if len(n) >= 3 and n.lower() not in _PLAIN_WORDS))
 
 
+def _drops_of(rule: Mapping[str, Any]) -> list[str]:
+    """The names a stored rule or decision drops: for a stated change, what its words drop
+    (the user's too); for a rule that names what it replaces ("Drop task_always_eager and run
+    task tests through a real worker"), what its own text drops."""
+    text = str(rule.get("text") or "")
+    if rule.get("change"):
+        return dropped_names(text + " \n " + str(rule.get("said") or ""))
+    return dropped_names(text) if rule.get("replaces") else []
+
+
 def _name_pattern(name: str) -> str:
     """Where ``name`` is mentioned: as a word, or for a call (``skip(st)``), the same call with
     any arguments (``skip(state)`` is the rule that ``skip(st)`` respelled)."""
@@ -388,22 +398,25 @@ class ExtractionService:
     def retire_dropped_said(self, fresh: list[Any], applied: list[Memory]
                             ) -> list[dict[str, str]]:
         """A stated change that drops something by name ("scratch the assert_cmd + predicates
-        checks", "we no longer want owo-colors") ends what prescribes it: the rules and
-        decisions that name it (not as something to drop) and the user's words of earlier
-        sessions that name it, which, kept as what the user said, would present the old way as
-        current. ``{"new": id, "old": id}`` per replacement."""
+        checks", "we no longer want owo-colors"), or a rule or decision that names what it
+        replaces ("Drop task_always_eager and run task tests through a real worker"), ends
+        what prescribes or describes it as current: the rules, decisions, discoveries and
+        patterns that name it (not as something to drop) and the user's words of earlier
+        sessions that name it, which, kept as what the user said, would present the old way
+        as current. ``{"new": id, "old": id}`` per replacement."""
         if self._supersede is None:
             return []
         drops = [(names, m) for c, m in zip(fresh, applied, strict=False)
-                 if m.is_new and isinstance(c.extra.get("rule"), dict)
-                 and c.extra["rule"].get("change")
-                 and (names := dropped_names(str(c.extra["rule"].get("text") or "") + " \n "
-                                             + str(c.extra["rule"].get("said") or "")))]
+                 if m.is_new and isinstance(rule := c.extra.get("rule"), dict)
+                 and (names := _drops_of(rule))]
         if not drops:
             return []
         turns = self._current_turns()
+        # what prescribes the dropped thing (rules, decisions) or describes it as the way the
+        # project works (discoveries, patterns)
         rules = [m for m in self.store.list(Filters(project=self.project, types=(
-            MemoryType.PREFERENCE, MemoryType.DECISION)), limit=500) if m.valid_to is None]
+            MemoryType.PREFERENCE, MemoryType.DECISION, MemoryType.DISCOVERY,
+            MemoryType.PATTERN)), limit=500) if m.valid_to is None]
         fresh_ids = {m.id for m in applied}
         out: list[dict[str, str]] = []
         closed: set[str] = set()
