@@ -575,3 +575,15 @@ def test_a_constraint_keeps_the_remedy_the_assistant_chose_with_it() -> None:
     assert gotcha.text.startswith("It's the mmap: copytruncate shrinks the file")
     assert gotcha.text.endswith("Fix: Revert memmap2 and go back to streaming: "
                                 "`BufReader::with_capacity(64 * 1024)` over the file or stdin.")
+
+
+def test_a_timed_or_narrowed_run_is_not_spelled_as_the_project_command() -> None:
+    """`time make test` is the project's `make test`, timed; `go test ./cmd/ -v -count=1` and
+    `gofmt -l ./internal/` run the check on one directory, which is not how the project runs
+    it."""
+    t = TranscriptWriter()
+    t.bash("time make test", "ok")
+    t.bash("go test ./cmd/ -v -count=1", "ok")
+    t.bash("gofmt -l ./internal/", "")
+    assert {c.text for c in patterns(parsed(t), [])} == {
+        "Project test command: `make test` (worked in a session)"}

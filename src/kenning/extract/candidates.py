@@ -520,16 +520,16 @@ def plain_check(command: str) -> bool:
 
 
 def _segments(command: str) -> list[str]:
-    """The commands of a shell line, each before any pipe (``cd x && npm test | tee log`` ->
-    ``cd x``, ``npm test``)."""
-    return [p.split("|")[0].strip() for p in re.split(r"&&|\|\||;|\n", command)
-            if p.split("|")[0].strip()]
+    """The commands of a shell line, each before any pipe and without a ``time`` that only
+    measures it (``cd x && time npm test | tee log`` -> ``cd x``, ``npm test``)."""
+    return [re.sub(r"^time\s+", "", p.split("|")[0].strip())
+            for p in re.split(r"&&|\|\||;|\n", command) if p.split("|")[0].strip()]
 
 
 # Arguments that narrow a check to one test, file or package.
 _NARROWED = re.compile(r"(?:^|\s)(?:-k|-run|--run|-t|--testNamePattern|--grep|--filter|-p)\s|"
                        r"::|\s\S+\.(?:py|go|rs|ts|tsx|js|jsx|mjs|java|kt|rb)\b|"
-                       r"\s(?:\./)?(?:tests?|src|internal|pkg|cmd|crates)/\S")
+                       r"\s(?:\./)?(?:tests?|src|internal|pkg|cmd|crates)/")
 
 
 # A commit that takes a dependency or tool out: "drop go-retryablehttp; ...", "Remove lodash,
