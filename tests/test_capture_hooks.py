@@ -261,3 +261,36 @@ def test_a_stated_change_ends_a_pattern_too(env, project) -> None:
         ended = k.get(old.id)
         assert ended.superseded_by is not None and not ended.current_at(k.clock())
         assert "pnpm" in k.get(ended.superseded_by).summary
+
+
+def test_a_decision_naming_what_it_replaces_ends_the_discovery_that_described_it(
+        env, project) -> None:
+    """"Drop task_always_eager and run task tests through a real worker", agreed by the user:
+    the discovery that the tests run tasks eagerly no longer describes the project (the next
+    session must not be told so as current); a discovery about something else stays."""
+    key = project_key(str(project.resolve()))
+    with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
+        eager = k.remember("tests/conftest.py sets task_always_eager = True on the Celery app, "
+                           "so .delay() runs the task inline: no broker needed.",
+                           type="discovery")
+        other = k.remember("All Celery tasks live in src/orderdesk/worker.py.",
+                           type="discovery")
+    t = TranscriptWriter(cwd=str(project), session="s-2")
+    t.user("ugh, so the test setup lied to us. I don't want that to happen again, what are "
+           "the options?")
+    t.say("Drop task_always_eager and run task tests through a real worker: "
+          "celery.contrib.testing's start_worker runs an in-process worker thread, and with the "
+          "memory:// broker every .delay() goes through the same JSON serialisation as "
+          "production.")
+    t.user("yes, do it. slower tests are fine if they're honest")
+    t.say("Done.")
+    path = t.write(project / "s-2.jsonl")
+    result = hook("SessionEnd", payload("SessionEnd", project, session_id="s-2",
+                                        transcript_path=str(path), reason="other"), env)
+    assert result.returncode == 0 and not result.stderr, result.stderr
+    with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
+        now = k.clock()
+        [drop] = [m for m in k.list(limit=None, types="decision")
+                  if m.summary.startswith("Drop task_always_eager")]
+        assert k.get(eager.id).superseded_by == drop.id
+        assert not k.get(eager.id).current_at(now) and k.get(other.id).current_at(now)
