@@ -294,3 +294,37 @@ def test_a_decision_naming_what_it_replaces_ends_the_discovery_that_described_it
                   if m.summary.startswith("Drop task_always_eager")]
         assert k.get(eager.id).superseded_by == drop.id
         assert not k.get(eager.id).current_at(now) and k.get(other.id).current_at(now)
+
+
+def test_a_change_whose_edits_take_out_the_old_code_ends_the_decision_that_put_it_in(
+        env, project) -> None:
+    """A decision that prescribed `engine='pyarrow'`, then a session that goes back to
+    pandas' C parser and takes `engine="pyarrow"` out of the code: the old decision ends,
+    replaced by the change; a decision whose code the session kept stays current."""
+    key = project_key(str(project.resolve()))
+    with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
+        pyarrow = k.remember("Switch read_csv to the pyarrow engine (engine='pyarrow'), which "
+                             "parses multithreaded and is several times faster.",
+                             type="decision")
+        kept = k.remember("Parse timestamps with parse_dates=['ts'] in read_readings.",
+                          type="decision")
+    t = TranscriptWriter(cwd=str(project), session="s-2")
+    t.user("ingest blew up on the new Brest export: the v3 files start with four # lines")
+    t.say("That was the workaround for the pyarrow engine having no comment= option. I'd go "
+          "back to pandas' default C parser with comment='#', which handles any number of them, "
+          "with explicit dtype= per column instead of letting pandas infer the types.")
+    t.edit(str(project / "src/tidepool/io.py"),
+           '    return pd.read_csv(path, engine="pyarrow", skiprows=1, parse_dates=["ts"])\n',
+           '    return pd.read_csv(path, comment="#", dtype=DTYPES, parse_dates=["ts"])\n')
+    t.bash("pytest -q", "6 passed in 0.84s")
+    t.say("All green.")
+    path = t.write(project / "s-2.jsonl")
+    result = hook("SessionEnd", payload("SessionEnd", project, session_id="s-2",
+                                        transcript_path=str(path), reason="other"), env)
+    assert result.returncode == 0 and not result.stderr, result.stderr
+    with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
+        now = k.clock()
+        [back] = [m for m in k.list(limit=None, types="decision")
+                  if "C parser" in m.summary]
+        assert k.get(pyarrow.id).superseded_by == back.id
+        assert not k.get(pyarrow.id).current_at(now) and k.get(kept.id).current_at(now)

@@ -587,3 +587,18 @@ def test_a_timed_or_narrowed_run_is_not_spelled_as_the_project_command() -> None
     t.bash("gofmt -l ./internal/", "")
     assert {c.text for c in patterns(parsed(t), [])} == {
         "Project test command: `make test` (worked in a session)"}
+
+
+def test_code_taken_out_is_what_no_edit_of_the_session_put_back() -> None:
+    """A line an edit removes counts as taken out unless the session wrote it again somewhere
+    (code moved is not code gone); the code a memory names reads the same in either quote."""
+    from kenning.extract.candidates import code_taken_out, named_code
+
+    t = TranscriptWriter()
+    t.edit("/tmp/p/io.py", 'df = pd.read_csv(path, engine="pyarrow")\nMOVED = helper_fn(x)\n',
+           "df = pd.read_csv(path, comment='#')\n")
+    t.edit("/tmp/p/util.py", "", "MOVED = helper_fn(x)\n")
+    removed, added = code_taken_out(parsed(t))
+    gone = [n for n in named_code("Use engine='pyarrow' in pd.read_csv; helper_fn feeds MOVED")
+            if n in removed and n not in added]
+    assert gone == ['engine="pyarrow"']

@@ -821,3 +821,39 @@ def session_summary(t: Transcript, cands: list[Candidate]) -> dict[str, Any] | N
         "patterns_found": by.get("pattern", []),
         "recommendations": by.get("preference", []) + by.get("decision", []),
     }
+
+
+def code_taken_out(t: Transcript) -> tuple[str, str]:
+    """What the session's edits took out of the code, and everything they put in: the lines of
+    each edit's old text that its new text no longer has, and the new texts of its edits and
+    writes, each joined with quotes made double (``engine='pyarrow'`` and ``engine="pyarrow"``
+    are one spelling)."""
+    removed: list[str] = []
+    added: list[str] = []
+    for call in t.calls:
+        if call.name == "Write" and isinstance(call.input.get("content"), str):
+            added.append(call.input["content"])
+            continue
+        if call.name not in ("Edit", "MultiEdit"):
+            continue
+        changes = call.input.get("edits") if call.name == "MultiEdit" else [call.input]
+        for ch in changes if isinstance(changes, list) else []:
+            if not isinstance(ch, dict):
+                continue
+            old, new = str(ch.get("old_string") or ""), str(ch.get("new_string") or "")
+            kept = set(new.splitlines())
+            removed += [ln for ln in old.splitlines() if ln.strip() and ln not in kept]
+            added.append(new)
+    return "\n".join(removed).replace("'", '"'), "\n".join(added).replace("'", '"')
+
+
+# The code a memory names: a span in backticks, a keyword argument or setting with its value
+# (engine='pyarrow'), or an identifier that is clearly code (task_always_eager, pd.read_csv).
+_CODE_NAMED = re.compile(r"`([^`\n]{4,60})`|(?<![\w.])([a-z_]\w*\s?=\s?(?:'[^'\n]{1,40}'|"
+                         r"\"[^\"\n]{1,40}\"))|(?<![\w.-])([a-z]\w*(?:_\w+|\.[a-z_]\w*)+)", re.I)
+
+
+def named_code(text: str) -> list[str]:
+    """The pieces of code ``text`` names (quotes made double), at least six characters each."""
+    out = [(a or b or c).replace("'", '"') for a, b, c in _CODE_NAMED.findall(text)]
+    return list(dict.fromkeys(n for n in out if len(n) >= 6))

@@ -228,6 +228,9 @@ class ExtractionService:
             replaced += self.supersede_commands(fresh, applied[: len(fresh)])
             replaced += self.supersede_dropped(fresh, applied[: len(fresh)])
             replaced += self.retire_dropped_said(fresh, applied[: len(fresh)])
+            if tr is not None:
+                replaced += self.supersede_taken_out(fresh, applied[: len(fresh)],
+                                                     rules.code_taken_out(tr))
         kept: list[Memory] = []
         if apply and tr is not None and episodes is not None and episodes.keep:
             kept = self._remember_many(episode_items(
@@ -434,6 +437,56 @@ class ExtractionService:
                 out.append({"new": new.id, "old": old.id})
             out += self._end_turns(new, re.compile("|".join(map(_name_pattern, names)), re.I),
                                    turns, closed)
+        return out
+
+    def supersede_taken_out(self, fresh: list[Any], applied: list[Memory],
+                            taken: tuple[str, str]) -> list[dict[str, str]]:
+        """A change the session stated and made ends the older rules, decisions, patterns and
+        discoveries whose code its edits took out and put back nowhere: "Switch read_csv to
+        the pyarrow engine (engine='pyarrow')" once a session that goes back to pandas' C
+        parser removes ``engine="pyarrow"`` from the read. Their replacement is the session's
+        stated change closest in meaning (its latest without vectors); one that still names
+        the code is not a replacement of it. ``taken`` is ``candidates.code_taken_out``;
+        ``{"new": id, "old": id}`` per replacement."""
+        from kenning.extract.candidates import named_code
+
+        removed, added = taken
+        if self._supersede is None or not removed.strip():
+            return []
+        changes = [m for c, m in zip(fresh, applied, strict=False)
+                   if m.is_new and isinstance(rule := c.extra.get("rule"), dict)
+                   and rule.get("change")
+                   and m.type in (MemoryType.DECISION, MemoryType.PREFERENCE)]
+        if not changes:
+            return []
+        fresh_ids = {m.id for m in applied}
+        first = min(m.created_at for m in changes)
+        pool = [m for m in self.store.list(Filters(project=self.project, types=(
+            MemoryType.PREFERENCE, MemoryType.DECISION, MemoryType.DISCOVERY,
+            MemoryType.PATTERN)), limit=500)
+            if m.valid_to is None and m.id not in fresh_ids and m.created_at <= first]
+        gone = {m.id: names for m in pool if (names := [
+            n for n in named_code(m.summary) if n in removed and n not in added])}
+        if not gone:
+            return []
+        vectors: dict[str, Any] = {}
+        if self.embedder is not None and len(changes) > 1:
+            vectors = dict(self.store.vectors_of([*gone, *(m.id for m in changes)],
+                                                 self.embedder.id))
+        out: list[dict[str, str]] = []
+        for old in pool:
+            if old.id not in gone:
+                continue
+            candidates = [m for m in changes
+                          if not any(n in named_code(m.summary) for n in gone[old.id])]
+            if not candidates:
+                continue
+            new = max(candidates, key=lambda m: (
+                float(vectors[m.id] @ vectors[old.id])
+                if m.id in vectors and old.id in vectors else -1.0, m.created_at))
+            self._supersede(new.id, old.id,
+                            f"its code was taken out ({gone[old.id][0]}): {new.summary[:100]}")
+            out.append({"new": new.id, "old": old.id})
         return out
 
     def supersede_dropped(self, fresh: list[Any], applied: list[Memory]
