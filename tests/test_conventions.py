@@ -945,3 +945,20 @@ def test_an_assistant_switching_one_piece_of_code_to_another_is_a_decision() -> 
     assert rule.kind == "decision" and rule.text.startswith(
         "Switch read_csv to the pyarrow engine (engine='pyarrow')")
     assert find_rules("I'll switch to the other_branch now.", speaker="assistant") == []
+
+
+def test_a_way_of_working_named_with_its_reach_and_no_verb_is_a_rule() -> None:
+    """"the v2 API everywhere", after the names that spell it out, and "async all the way down
+    in the new ingest service" are rules to follow; "typos everywhere" is a complaint and
+    "there are errors everywhere" a report."""
+    texts = [r.text for r in find_rules(
+        "right, the 1.x cap has to go then. let's do the real migration now: field_validator, "
+        "ConfigDict, model_dump, the v2 API everywhere, no v1 leftovers.")]
+    assert "Use field_validator, ConfigDict, model_dump, the v2 API everywhere, no v1 " \
+           "leftovers." in texts
+    assert [r.text for r in find_rules("async all the way down in the new ingest service — no "
+                                       "sync DB calls")] == [
+        "Use async all the way down in the new ingest service — no sync DB calls."]
+    for said in ("typos everywhere, ugh", "there are errors everywhere",
+                 "logs everywhere since the deploy", "the same bug everywhere"):
+        assert find_rules(said) == [], said

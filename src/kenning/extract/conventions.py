@@ -2463,8 +2463,44 @@ def _frames(c: _Clause, header: str | None) -> _Hit | None:
                               " ".join(m[m.index("back to") + 7:].split()[:4]))):
         c.change = True  # "back to plain def handlers": an earlier way, chosen again
         return _Hit(c.raw, "decision", 0.7)
+    hit = _everywhere_frame(c)
+    if hit is not None:
+        return hit
     hit = _np_bullet(c, header)
     return hit
+
+
+# "the v2 API everywhere", "async all the way down in the new ingest service": a way of working
+# named without a verb, with the reach it has; short names may lead it ("field_validator,
+# ConfigDict, model_dump, the v2 API everywhere") and a bare "no X" may close it.
+_REACH = (r"(?:everywhere|all the way down|throughout|across the (?:board|codebase|code base|"
+          r"repo|project))")
+_EVERYWHERE = re.compile(
+    r"^(?:(?:and|so|also|then)\s+)?(?P<lead>(?:[\w.@/()+-]+(?:\s+[\w.@/()+-]+)?,\s+){0,6})"
+    r"(?P<what>[\w.@/+-]+(?:\s+[\w.@/+-]+){0,3}?)\s+" + _REACH +
+    r"(?:\s+(?:in|for|across)\s+[^,;]{2,60}?)?(?:\s*(?:,|;|—|-)\s*no\s+[^,;]{2,60})?$")
+_NOT_A_WAY = re.compile(r"^(?:it|this|that|these|those|they|there|here|things?|stuff|errors?|"
+                        r"bugs?|typos?|problems?|issues?|warnings?|failures?|mess|crashes|logs?|"
+                        r"spam|noise|junk)\b")
+
+
+def _everywhere_frame(c: _Clause) -> _Hit | None:
+    """A way of working named without a verb, with its reach ("the v2 API everywhere, no v1
+    leftovers"): the rule is to use it. Not a complaint ("typos everywhere") or a report (a
+    verb in it), and it must name something of the craft."""
+    found = _EVERYWHERE.match(c.mask)
+    if found is None:
+        return None
+    what = found.group("what")
+    if (_NOT_A_WAY.match(what) or what.split()[0] in _PRONOUNS or _DEICTIC.search(c.mask)
+            or _REPORT.search(c.mask)
+            or re.search(r"\b(?:is|are|was|were|has|have|had|will|would|can|could|might|"
+                         r"get|gets|got|keep|keeps|show|shows|pop|pops|appear|appears)\b",
+                         c.mask)
+            or not names_something_technical(what)):
+        return None
+    body = c.raw[found.start("lead"):].strip()
+    return _Hit(f"use {body}", "convention", 0.7)
 
 
 _BACK_TO = re.compile(r"^(?:(?:so|ok|okay|then)\s+)?(?:we'?re\s+|we\s+go\s+|let'?s\s+go\s+|"
