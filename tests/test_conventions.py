@@ -962,3 +962,14 @@ def test_a_way_of_working_named_with_its_reach_and_no_verb_is_a_rule() -> None:
     for said in ("typos everywhere, ugh", "there are errors everywhere",
                  "logs everywhere since the deploy", "the same bug everywhere"):
         assert find_rules(said) == [], said
+
+
+def test_a_default_and_the_option_that_leaves_it_are_one_rule() -> None:
+    """"CSV is the default output; keep parquet behind `--format parquet`": apart, the second
+    half would not say when parquet is used, the first not how to get it."""
+    [rule] = find_rules("so scratch that on parquet: from now on CSV is the default output for "
+                        "our commands; keep parquet behind `--format parquet` for the big "
+                        "backfills.")
+    assert rule.text == ("From now on CSV is the default output for our commands; keep parquet "
+                         "behind `--format parquet` for the big backfills.")
+    assert rule.change

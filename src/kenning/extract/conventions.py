@@ -2659,10 +2659,18 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
 
 def _joined_same_sentence(rules: list[Rule]) -> list[Rule]:
     """Two rules read from one sentence about one subject ("this repo is pnpm only, please
-    don't ever run npm or yarn in here") joined: one rule said two ways, kept whole."""
+    don't ever run npm or yarn in here") joined: one rule said two ways, kept whole. So are a
+    default and the option that leaves it ("CSV is the default output; keep parquet behind
+    `--format parquet`"): apart, neither says what the other one means."""
     out: list[Rule] = []
     for rule in rules:
         prev = out[-1] if out else None
+        if prev is not None and _default_and_option(prev, rule):
+            out[-1] = Rule(prev.kind, prev.text.rstrip(".") + "; " + rule.text[:1].lower()
+                           + rule.text[1:], rule.said, prev.subject, prev.terms | rule.terms,
+                           prev.change or rule.change, prev.replaces or rule.replaces,
+                           max(prev.confidence, rule.confidence))
+            continue
         if (prev is not None and prev.said == rule.said and prev.subject
                 and prev.subject == rule.subject and not (prev.change or rule.change)):
             kind: Literal["convention", "decision"] = (
@@ -2674,6 +2682,15 @@ def _joined_same_sentence(rules: list[Rule]) -> list[Rule]:
             continue
         out.append(rule)
     return out
+
+
+def _default_and_option(prev: Rule, rule: Rule) -> bool:
+    """Whether ``rule``, read from the same sentence right after ``prev``, names the option
+    that leaves the default ``prev`` sets."""
+    return (prev.said != rule.said and prev.said in rule.said
+            and re.search(r"\bdefaults?\b", prev.text, re.I) is not None
+            and re.search(r"(?<![\w-])--[a-z]", rule.text) is not None
+            and re.search(r"(?<![\w-])--[a-z]", prev.text) is None)
 
 
 def _extended(rule: Rule, more: str, sentence: str, terms: frozenset[str],
