@@ -602,3 +602,42 @@ def test_code_taken_out_is_what_no_edit_of_the_session_put_back() -> None:
     gone = [n for n in named_code("Use engine='pyarrow' in pd.read_csv; helper_fn feeds MOVED")
             if n in removed and n not in added]
     assert gone == ['engine="pyarrow"']
+
+
+GO_UNDEFINED = ("# shipctl/internal/client [shipctl/internal/client.test]\n"
+                "internal/client/client_test.go:13:15: undefined: retryWaitMin\n"
+                "FAIL\tshipctl/internal/client [build failed]\nFAIL")
+
+
+def _slip_session(cause: str | None, edited_first: bool = True) -> TranscriptWriter:
+    t = TranscriptWriter(cwd="/tmp/p")
+    t.user("rename the retry knobs to retryDelay and retryMax")
+    if edited_first:
+        t.edit("/tmp/p/internal/client/client.go", "var retryWaitMin = time.Second\n",
+               "var retryDelay = time.Second\n")
+        t.edit("/tmp/p/internal/client/client_test.go", "func TestRetry(t *testing.T) {\n",
+               "func TestRetryGivesUp(t *testing.T) {\n")
+    t.bash("go test ./...", GO_UNDEFINED, ok=False)
+    if cause:
+        t.say(cause)
+    t.edit("/tmp/p/internal/client/client_test.go",
+           "func init() { retryWaitMin = time.Millisecond }\n",
+           "func init() { retryDelay = time.Millisecond }\n")
+    t.bash("go test ./...", "ok  \tshipctl/internal/client\t0.012s")
+    return t
+
+
+def test_a_slip_in_code_the_session_just_wrote_is_not_a_gotcha() -> None:
+    """A rename the session made and then missed in a test it had edited, fixed there with no
+    cause said (or one the assistant calls its own slip): nothing a later session needs. A
+    cause that explains something about the project, or a failure in code the session had not
+    touched, is still a gotcha."""
+    assert failed_then_passed(parsed(_slip_session(None))) == []
+    assert failed_then_passed(parsed(_slip_session(
+        "My bug: I renamed the variable but missed the test's init."))) == []
+    [kept] = failed_then_passed(parsed(_slip_session(
+        "The client tests set the package-level retry delay in init() so they run fast; it "
+        "has to follow the rename.")))
+    assert "Cause: The client tests set the package-level retry delay" in kept.text
+    [untouched] = failed_then_passed(parsed(_slip_session(None, edited_first=False)))
+    assert "undefined: retryWaitMin" in untouched.text

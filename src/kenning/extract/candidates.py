@@ -217,8 +217,45 @@ def failed_then_passed(t: Transcript) -> list[Candidate]:
             del open_fail[j]
             if _only_imports(calls[j + 1 : i]):
                 continue  # a missing import, added: nothing a later session needs to be told
-            out.append(_gotcha(t, failed, call, calls[j + 1 : i]))
+            gotcha = _gotcha(t, failed, call, calls[j + 1 : i])
+            if not _own_slip(t, calls[:j], gotcha):
+                out.append(gotcha)
     return out
+
+
+# A cause the assistant gives as its own slip: "My bug: ...", "I built the response without
+# the actor.", "typo in ...".
+_SLIP_CAUSE = re.compile(r"^(?:my (?:bug|mistake|fault|typo|test|slip)|(?:a |my )?typo\b|"
+                         r"i (?:built|forgot|missed|wrote|used|put|left|made|mixed up|swapped|"
+                         r"added|passed|called|typed|misspelled|dropped)\b|that'?s (?:on me|my))",
+                         re.I)
+# Where a failure points: a source path, with its line ("src/output.rs:19:32").
+_FAILURE_PATH = re.compile(r"([\w./-]+\.[a-z]{1,5}):\d+")
+
+
+def _own_slip(t: Transcript, before: list[ToolCall], gotcha: Candidate) -> bool:
+    """Whether a recovered failure was a slip in code the session had just written, fixed
+    there with no lesson said: the error points into files this session edited before it
+    failed (or names no file), the fix only edited those files and ran nothing else, and the
+    assistant gave no cause or called it its own slip ("My bug: ..."). A missing field, a
+    renamed variable or a lint nit on a new line: nothing a later session needs."""
+    extra = gotcha.extra
+    cause = extra.get("cause")
+    if extra.get("flaky") or (cause and not _SLIP_CAUSE.match(str(cause))):
+        return False
+    written = {_rel(c.file_path or "", t.cwd) for c in before
+               if c.ok and c.file_path and c.name in _EDIT_TOOLS}
+    fixed = extra.get("files") or []
+    if not written or not fixed or "ran `" in str(extra.get("fix") or "") \
+            or "instead" in str(extra.get("fix") or ""):
+        return False
+
+    def ours(path: str) -> bool:
+        return any(w == path or w.endswith("/" + path) or path.endswith("/" + w)
+                   for w in written)
+
+    pointed = _FAILURE_PATH.findall(str(extra.get("error") or ""))
+    return all(map(ours, fixed)) and all(map(ours, pointed))
 
 
 # A line that only imports something, in the languages a check's failure names.
