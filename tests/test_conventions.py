@@ -973,3 +973,24 @@ def test_a_default_and_the_option_that_leaves_it_are_one_rule() -> None:
     assert rule.text == ("From now on CSV is the default output for our commands; keep parquet "
                          "behind `--format parquet` for the big backfills.")
     assert rule.change
+
+
+def test_work_asked_for_is_not_a_rule_and_a_rule_keeps_its_places() -> None:
+    """What others want built, work asked for later, and the words one help text should have
+    are the task, not how to work; "don't ever print the token. not in errors, not in debug
+    output, nowhere." is one rule, with no "In there:" taken for its topic from "while
+    you're in there"."""
+    for said in ("small one: the scanner app wants error bodies as JSON, `{\"error\": \"not "
+                 "found\"}`, instead of plain text. can you change AppError's response?",
+                 "the scanner app wants error bodies as JSON instead of plain text",
+                 "nice. next week I'd like a `--count` mode: just how many records matched.",
+                 "the INPUT help should say 'JSON-lines log file to read', it reads a bit odd "
+                 "now."):
+        assert find_rules(said) == [], said
+    assert [r.text for r in find_rules(
+        "ok cool. one rule while you're in there: please don't ever print the token. not in "
+        "errors, not in debug output, nowhere.")] == [
+        "Don't ever print the token; not in errors, not in debug output, nowhere."]
+    assert [r.text for r in find_rules("the app must stay ESM-only")] == [
+        "The app must stay ESM-only."]
+    assert [r.text for r in find_rules("go.mod files should say `go 1.22` from now on")]

@@ -1404,6 +1404,14 @@ _STAKEHOLDER = re.compile(r"\b(?:warehouse|finance|ops|support|marketing|sales|l
                           r"stakeholders?|business)\b")
 
 
+# Who asks for features, and what they are built for: "the scanner app wants error bodies as
+# JSON", "customers want ..." (only where the sentence says they want it: "the app must stay
+# ESM-only" is a rule).
+_WANTERS = (r"(?:" + _STAKEHOLDER.pattern + r"|\b(?:apps?|frontend|dashboard|ios|android|"
+            r"analysts?|agenc(?:y|ies)|office|customers?|users?|vendors?|suppliers?|"
+            r"auditors?)\b)")
+
+
 def _modal_frame(c: _Clause) -> _Hit | None:
     """"branch names should start with feat/", "every PR needs a changelog entry", "tests go
     in tests/", "1.0 goes ESM-only", "line length is 100"."""
@@ -2164,7 +2172,7 @@ def _standing_sentence(c: _Clause) -> Rule | None:
         return None
     if (re.match(r"(?:they|he|she)\s+(?!(?:should|must|shall|need to|have to|always|never|"
                  r"can'?t|cannot|mustn'?t|shouldn'?t)\b)", m)
-            or re.match(r"(?:the\s+)?(?:\w+\s+)?" + _STAKEHOLDER.pattern
+            or re.match(r"(?:the\s+)?(?:\w+\s+)?" + _WANTERS
                         + r"\s+(?:team\s+|folks\s+|people\s+)?(?:wants?|needs?|asks?|asked|"
                           r"would like|'d like|says?|said)\b", m)
             or re.match(r"[a-z]+(?:\s+and\s+[a-z]+)?\s+(?:those|these|them|it)\b", m)):
@@ -2207,8 +2215,19 @@ _ASIDE = re.compile(r"^(?:and\s+|also\s+|oh\s+and\s+)?while you(?:'re| are) (?:o
                     re.I)
 
 
+# Work asked for later: "next week I'd like a `--count` mode", "tomorrow can you ...".
+_LATER_WORK = re.compile(r"^(?:(?:so|ok|okay|and|also|oh)\s*,?\s+)?(?:next (?:week|month|"
+                         r"sprint|time)|tomorrow|later (?:today|this week|on)|at some point|"
+                         r"some ?day|eventually)\b[^.?!]{0,40}?\b(?:i'?d like|i want|we want|"
+                         r"we need|we'?ll need|can you|could you|let'?s|please)\b", re.I)
+# The words a piece of text should have, given for this once: "the INPUT help should say
+# 'JSON-lines log file to read'".
+_WORDING = re.compile(r"\b(?:help|text|message|title|label|heading|description|docstring|copy|"
+                      r"tooltip|button|banner|placeholder|caption|prompt)\s+should (?:say|read|"
+                      r"be worded|show)\s*:?\s*['\"`‘“]", re.I)
 # A sentence that opens as the next piece of work: "next up: GET /items should take ?limit=".
 _NEXT_TASK = re.compile(r"^(?:(?:so|ok|okay|and|now)\s*,?\s+)?(?:next up|up next|next|first up|"
+                        r"(?:a\s+)?(?:small|quick|tiny|another|last) one|one more thing|"
                         r"today'?s (?:task|thing|job)|new (?:task|ticket)|todo|to-do|"
                         r"(?:(?:a|one|another|small|new)\s+)?(?:feature|feature request|bug|"
                         r"bug report|request)(?:\s+for\s+[\w.@/-]+)?)\s*[:—–-]", re.I)
@@ -2228,6 +2247,8 @@ def _read(raw: str, header: str | None, speaker: str, piece_change: bool) -> lis
         return []  # what the product should let someone do: a feature asked for, not a rule
     if _ASIDE.match(raw):
         return []  # "while you're on it, run that one file ...": for the task at hand
+    if _LATER_WORK.match(raw) or _WORDING.search(raw):
+        return []  # "next week I'd like a --count mode", "the help should say '...'": work
     found = _read_shapes(raw, header, speaker, piece_change)
     if found or speaker != "user":
         return found
@@ -2705,9 +2726,16 @@ def _extended(rule: Rule, more: str, sentence: str, terms: frozenset[str],
 
 def _bare_no(rule: Rule, before: Rule) -> bool:
     """Whether ``rule`` is a short "no X" ("No CSS selectors or nth-child stuff.") that only
-    says what to avoid instead of the positive rule ``before`` it."""
-    return (bool(re.match(r"no\s+(?!more\b|longer\b)", _mask(rule.text)))
-            and len(_words(_mask(rule.text))) <= 8 and not (rule.change or before.change)
+    says what to avoid instead of the positive rule ``before`` it, or the places a negative
+    rule before it holds ("not in errors, not in debug output, nowhere")."""
+    m = _mask(rule.text)
+    if rule.change or before.change or len(_words(m)) > 10:
+        return False
+    if re.match(r"not\s+(?:in|on|at|from|for|even)\s|nowhere\b|never\s+(?:in|on)\s", m):
+        # "don't ever print the token. not in errors, not in debug output, nowhere.": where
+        # the rule before it holds
+        return not _facts(before.text).positive
+    return (bool(re.match(r"no\s+(?!more\b|longer\b)", m)) and len(_words(m)) <= 8
             and _facts(before.text).positive)
 
 
@@ -2741,8 +2769,9 @@ def _why_after(sentence: str) -> bool:
 
 
 # A lead-in naming what the rule after its colon is about: "oh and about commits: ...".
-_TOPIC_LEAD = re.compile(r"(?:^|\b)(?:about|regarding|re|as for|on the subject of|when it comes "
-                         r"to)\s+(?:the\s+|our\s+)?(?P<topic>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+_TOPIC_LEAD = re.compile(r"(?:^|(?<![\w'’]))(?:about|regarding|re|as for|on the subject of|"
+                         r"when it comes to)\s+(?:the\s+|our\s+)?"
+                         r"(?P<topic>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
                          r"(?:\s+(?:in|for|on)\s+(?:this|the|our)\s+(?:repo|repository|project|"
                          r"codebase|code base|team|app))?\s*$",
                          re.I)
