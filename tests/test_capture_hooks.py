@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from kenning import Kenning
 from kenning.places.keys import project_key
 from tests.mcp_fixtures import TranscriptWriter
@@ -328,3 +330,23 @@ def test_a_change_whose_edits_take_out_the_old_code_ends_the_decision_that_put_i
                   if "C parser" in m.summary]
         assert k.get(pyarrow.id).superseded_by == back.id
         assert not k.get(pyarrow.id).current_at(now) and k.get(kept.id).current_at(now)
+
+
+def test_a_project_command_that_works_again_unasked_is_confirmed_once_per_session(
+        env, project) -> None:
+    """`uv run ruff check .` worked in one session and again in the next, where nothing put
+    it in front of the model: the outcome confirms the stored command (+0.03), once for that
+    session however often its transcript is read."""
+    key = project_key(str(project.resolve()))
+    _ran(env, project, "s-1", ["run the linter please"], ["uv run ruff check ."])
+    with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
+        [lint] = [m for m in k.list(limit=None, types="pattern")
+                  if m.metadata.get("command") == "uv run ruff check ."]
+        before = lint.confidence
+    _ran(env, project, "s-2", ["lint again before I push"], ["uv run ruff check ."])
+    _ran(env, project, "s-2", ["lint again before I push"], ["uv run ruff check ."])
+    with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
+        after = k.get(lint.id)
+        assert after.confidence == pytest.approx(before + 0.03)
+        assert any("worked again" in reason for _, _, reason in
+                   k.store.confidence_history(lint.id))

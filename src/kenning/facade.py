@@ -914,7 +914,7 @@ class Kenning:
         return ExtractionService(store=self.store, project=self.project,
                                  embedder=self.embedder, ensure_index=self._ensure_index,
                                  remember_many=self._remember_many, update=self._update,
-                                 supersede=self.supersede)
+                                 supersede=self.supersede, clock=self.clock)
 
     def record_finding(
         self,

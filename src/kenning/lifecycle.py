@@ -95,9 +95,9 @@ def _briefed(m: Memory) -> str:
     return f"{head} Fix: {fix if len(fix) <= FIX_CHARS else fix[: FIX_CHARS - 1] + '…'}"
 
 
-# Session events Kenning writes about a session (its verdicts, the uses it found), not the
-# session's own activity.
-_BOOKKEEPING = frozenset({"judged", "used"})
+# Session events Kenning writes about a session (its verdicts, the uses it found, the stored
+# commands it confirmed), not the session's own activity.
+_BOOKKEEPING = frozenset({"judged", "used", "confirmed"})
 
 
 def _run(report: SessionReport, log_as: str, name: str, work: Callable[[], Any]) -> Any:

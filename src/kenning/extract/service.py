@@ -17,7 +17,7 @@ from kenning import validation as v
 from kenning.episodes import EpisodeOptions, episode_items, prune_plan
 from kenning.errors import ValidationError
 from kenning.insights import SessionInsight, insight_items
-from kenning.models import Filters, Memory, MemoryType
+from kenning.models import Filters, Memory, MemoryType, SessionEvent
 from kenning.redact import redact
 from kenning.text import content_hash, embedding_text, make_summary
 from kenning.weights import EPISODE_TOPIC, episodic
@@ -125,8 +125,9 @@ class ExtractionService:
     Built per call by ``Kenning`` from exactly what it uses: the store and project (to find
     stored near-duplicates), the embedder (or None: then only exact repeats are dropped), the
     facade's ``ensure_index`` (so stored memories have vectors to compare with), its
-    ``remember_many`` (to store what is applied in one transaction) and its ``update`` (to add
-    a session's evidence to a gotcha already stored)."""
+    ``remember_many`` (to store what is applied in one transaction), its ``update`` (to add
+    a session's evidence to a gotcha already stored) and its clock (when a stored command is
+    confirmed)."""
 
     def __init__(
         self,
@@ -137,9 +138,11 @@ class ExtractionService:
         ensure_index: Callable[[], None],
         remember_many: Callable[[Iterable[Mapping[str, Any]]], list[Memory]],
         update: Callable[..., Memory],
+        clock: Callable[[], int],
         supersede: Callable[[str, str, str | None], Any] | None = None,
     ) -> None:
         self.store = store
+        self._clock = clock
         self._supersede = supersede
         self.project = project
         self.embedder = embedder
@@ -223,6 +226,11 @@ class ExtractionService:
                 session_id = applied[-1].id
         recurred = [m.id for m in map(self.add_evidence, cands) if m is not None] \
             if apply else []
+        if apply and tr is not None and tr.session_id:
+            # a command seen again: marked as a near-duplicate, or stored already as it is
+            again = [(c, c.duplicate_of) for c in cands if c.duplicate_of] + [
+                (c, m.id) for c, m in zip(fresh, applied, strict=False) if not m.is_new]
+            recurred += self.confirm_commands(again, tr.session_id)
         replaced = self.supersede_changed(fresh, applied[: len(fresh)]) if apply else []
         if apply:
             replaced += self.supersede_commands(fresh, applied[: len(fresh)])
@@ -651,6 +659,40 @@ class ExtractionService:
             other = near.metadata.get("signature") if near is not None else None
             if other and other != sig:
                 c.duplicate_of = c.similarity = None
+
+    def confirm_commands(self, seen_again: list[tuple[Any, str]], session_id: str
+                         ) -> list[str]:
+        """A stored project command that worked again in this session, unasked (it was not
+        put in front of the model here: that is judged with the session's trajectories), is
+        confirmed by the outcome: it gains ``learning.ACCESS_BOOST`` once for the session.
+        ``seen_again`` pairs each candidate with the stored memory it repeats. Returns the ids
+        confirmed."""
+        from kenning import learning
+
+        again = {mid: c for c, mid in seen_again
+                 if c.kind == "pattern" and c.extra.get("command")}
+        if not again:
+            return []
+        stored = self.store.get_many(sorted(again))
+        shown = {str(m.get("id")) for e in self.store.session_events(
+            session_id=session_id, kinds=["injected"], limit=10_000)
+            for m in e.data.get("memories") or [] if isinstance(m, dict)}
+        confirmed = [mid for mid, c in again.items()
+                     if (m := stored.get(mid)) is not None and m.type is MemoryType.PATTERN
+                     and m.valid_to is None and mid not in shown
+                     and m.metadata.get("command") == c.extra["command"]]
+        if not confirmed:
+            return []
+        now = self._clock()
+        marks = [SessionEvent(f"confirmed:{session_id}:{mid}", session_id, self.project,
+                              now, "confirmed", {"memory_id": mid}) for mid in confirmed]
+        fresh = set(self.store.add_session_events(marks))
+        todo = [mid for mid in confirmed if f"confirmed:{session_id}:{mid}" in fresh]
+        if todo:
+            self.store.adjust_confidence(
+                [(mid, learning.ACCESS_BOOST, f"session {session_id[:8]}: worked again")
+                 for mid in todo], now)
+        return todo
 
     def add_evidence(self, c: Any) -> Memory | None:
         """Count a session that met a stored gotcha again: ``evidence`` + 1 and the session in
