@@ -158,6 +158,8 @@ def test_capture_precision_and_recall() -> None:
     ("up", 0.6, 0.65, 1), ("up", 0.6, 0.6, 0), ("down", 0.6, 0.55, 1), ("down", 0.6, 0.6, 0),
     ("not_down", 0.6, 0.6, 1), ("not_down", 0.6, 0.55, 0), ("not_up", 0.6, 0.63, 0),
     ("up", 0.6, None, 0), ("not_down", None, 0.6, 0), ("down", 0.6, 0.0, 1),
+    # at the cap a confirmed memory cannot rise, at the floor a refuted one cannot fall
+    ("up", 1.0, 1.0, 1), ("down", 0.1, 0.1, 1), ("up", 0.1, 0.1, 0), ("down", 1.0, 1.0, 0),
 ])
 def test_learning_directions(direction: str, before: float | None, after: float | None,
                              right: int) -> None:

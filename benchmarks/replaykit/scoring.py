@@ -234,6 +234,13 @@ def duplicates(run: SystemRun) -> tuple[int, int]:
     return again, total
 
 
+# Confidence is kept within these bounds (the lifecycle's cap and floor): a memory already at
+# the cap that a session confirms cannot rise, one at the floor that a session refutes cannot
+# fall, and both were judged the right way.
+CONFIDENCE_CAP = 1.0
+CONFIDENCE_FLOOR = 0.1
+
+
 def learning(story: Story, judged: list[dict[str, Any]]) -> tuple[int, int]:
     """(outcome events judged the right way, events)."""
     right = 0
@@ -242,7 +249,9 @@ def learning(story: Story, judged: list[dict[str, Any]]) -> tuple[int, int]:
         if before is None or after is None:
             continue
         eps = 1e-4
-        ok = {"up": after > before + eps, "down": after < before - eps,
+        capped = min(before, after) >= CONFIDENCE_CAP - eps
+        floored = max(before, after) <= CONFIDENCE_FLOOR + eps
+        ok = {"up": after > before + eps or capped, "down": after < before - eps or floored,
               "not_down": after >= before - eps, "not_up": after <= before + eps}[d]
         right += ok
     return right, len(judged)
