@@ -994,3 +994,17 @@ def test_work_asked_for_is_not_a_rule_and_a_rule_keeps_its_places() -> None:
     assert [r.text for r in find_rules("the app must stay ESM-only")] == [
         "The app must stay ESM-only."]
     assert [r.text for r in find_rules("go.mod files should say `go 1.22` from now on")]
+
+
+def test_a_rule_whose_object_is_a_bare_one_carries_what_it_stands_for() -> None:
+    """"ingest needs a --dry-run. ... going forward every command that writes files should
+    have one": alone, the rule would not say what every command should have."""
+    [rule] = find_rules("ok, today: ingest needs a --dry-run. twice now someone ran it against "
+                        "the shared drive. going forward every command that writes files "
+                        "should have one; it just prints what it would write.")
+    assert rule.text == ("Every command that writes files should have one (--dry-run); it just "
+                         "prints what it would write.")
+    assert "--dry-run" in rule.terms
+    [named] = find_rules("going forward every command that writes files should have a "
+                         "--dry-run.")
+    assert "(" not in named.text

@@ -2574,8 +2574,10 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
     dropped = ""  # a sentence that only drops something ("so scratch the skip(st) rule.")
     previous = ""
     prev_found: list[Rule] = []  # the rules the sentence before this one stated
+    named = ""  # the flag or code the message named last, before this sentence
     for piece in _pieces(text):
         if _NEXT_TASK.match(piece.raw.strip()):
+            named = _last_named(piece.raw) or named
             continue  # "feature for shipctl: deploys should get a wait timeout": the work
         said = piece.raw
         if piece.context:  # the header it sits under, once (the header's own rest is in it)
@@ -2663,6 +2665,9 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
             out[-1] = _extended(out[-1], f": {_clip(piece.raw.strip(), 240)}", piece.raw,
                                 frozenset(_term_list(piece.raw)))
             seen.add(out[-1].text.lower())
+        if named:
+            found = [_with_referent(r, named) for r in found]
+        named = _last_named(piece.raw) or named
         previous = piece.raw.strip()
         dropped = "" if found or not _DROP_ONLY.match(_mask(piece.raw)) else piece.raw.strip()
         prev_found = []
@@ -2676,6 +2681,33 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
                 out.append(rule)
                 prev_found.append(rule)
     return _joined_same_sentence(_joined_references(_joined_changes(out)))
+
+
+# A rule whose object is a bare "one" or "it" ("every command that writes files should have
+# one"), and the names a message gives before it (a flag, or code in backticks).
+_BARE_OBJECT = re.compile(r"\b(?:have|has|get|gets|add|adds|use|uses|need|needs|support|"
+                          r"supports|take|takes|keep|keeps|ship|ships|expose|exposes)\s+"
+                          r"(?P<it>one|it)\b(?!\s+(?:of|more|that|which|who|is|was)\b)")
+_NAMED_THING = re.compile(r"(?<![\w-])--[a-z][\w-]+|`[^`\n]{2,40}`")
+
+
+def _last_named(sentence: str) -> str | None:
+    """The flag or code a sentence names last ("ingest needs a --dry-run" -> ``--dry-run``)."""
+    found = _NAMED_THING.findall(sentence)
+    return found[-1] if found else None
+
+
+def _with_referent(rule: Rule, named: str) -> Rule:
+    """``rule`` with what its bare "one" or "it" stands for, when it names nothing itself:
+    "every command that writes files should have one" after "ingest needs a --dry-run"
+    becomes "... should have one (--dry-run)"."""
+    bare = _BARE_OBJECT.search(rule.text)
+    if bare is None or _NAMED_THING.search(rule.text[: bare.start()]):
+        return rule
+    at = bare.end("it")
+    return Rule(rule.kind, f"{rule.text[:at]} ({named}){rule.text[at:]}", rule.said,
+                rule.subject, rule.terms | frozenset(_term_list(named.strip("`"))), rule.change,
+                rule.replaces, rule.confidence)
 
 
 def _joined_same_sentence(rules: list[Rule]) -> list[Rule]:
