@@ -332,21 +332,31 @@ def test_a_change_whose_edits_take_out_the_old_code_ends_the_decision_that_put_i
         assert not k.get(pyarrow.id).current_at(now) and k.get(kept.id).current_at(now)
 
 
-def test_a_project_command_that_works_again_unasked_is_confirmed_once_per_session(
+def test_what_a_sessions_passing_checks_confirm_unasked_gains_once_per_session(
         env, project) -> None:
-    """`uv run ruff check .` worked in one session and again in the next, where nothing put
-    it in front of the model: the outcome confirms the stored command (+0.03), once for that
-    session however often its transcript is read."""
+    """`uv run ruff check .` and `uv run mypy` worked in one session, where the user also said
+    how the project runs them, and again in the next, where nothing put them in front of the
+    model: the outcome confirms the stored commands and the rule (+0.03 each), once for that
+    session however often its transcript is read. A rule whose checks did not all run is
+    not confirmed."""
     key = project_key(str(project.resolve()))
-    _ran(env, project, "s-1", ["run the linter please"], ["uv run ruff check ."])
+    _ran(env, project, "s-1", ["going forward, lint is `uv run ruff check .` and `uv run "
+                               "mypy`.", "from now on tests are `uv run pytest -q`."],
+         ["uv run ruff check .", "uv run mypy"])
     with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
         [lint] = [m for m in k.list(limit=None, types="pattern")
                   if m.metadata.get("command") == "uv run ruff check ."]
-        before = lint.confidence
-    _ran(env, project, "s-2", ["lint again before I push"], ["uv run ruff check ."])
-    _ran(env, project, "s-2", ["lint again before I push"], ["uv run ruff check ."])
+        [rule] = [m for m in k.list(limit=None, types=["preference", "decision"])
+                  if "uv run mypy" in m.summary]
+        [tests] = [m for m in k.list(limit=None, types=["preference", "decision"])
+                   if "uv run pytest" in m.summary]
+        before = {m.id: m.confidence for m in (lint, rule, tests)}
+    for _ in range(2):
+        _ran(env, project, "s-2", ["lint again before I push"],
+             ["uv run ruff check . && uv run mypy"])
     with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
-        after = k.get(lint.id)
-        assert after.confidence == pytest.approx(before + 0.03)
-        assert any("worked again" in reason for _, _, reason in
-                   k.store.confidence_history(lint.id))
+        for m in (lint, rule):
+            assert k.get(m.id).confidence == pytest.approx(before[m.id] + 0.03)
+            assert any("checks passed" in reason for _, _, reason in
+                       k.store.confidence_history(m.id))
+        assert k.get(tests.id).confidence == pytest.approx(before[tests.id])

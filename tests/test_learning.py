@@ -232,3 +232,24 @@ def test_a_sessions_checkpoint_is_briefed_until_another_session_starts(k: Kennin
     assert saved.id not in k.briefing()
     by_hand = k.remember("Halfway through the billing migration", type="checkpoint")
     assert by_hand.id in k.briefing()  # no session: shown as before
+
+
+def test_what_another_sessions_transcript_gave_is_not_recorded_by_this_one(
+        k: Kenning, clock) -> None:
+    """A killed session finished while the next one ran: the memories drawn from its transcript
+    were written during this session but not recorded by it, so this session has no trajectory
+    for them (one it wrote itself, or one nobody's transcript gave, it has)."""
+    t = clock()
+    k.record_events([{"id": "a", "session_id": "s2", "at_ms": t + 1, "kind": "start",
+                      "data": {}}])
+    clock.advance(1_000)
+    theirs = k.remember("Tests are `uv run pytest`", type="decision",
+                        metadata={"provenance": {"session_id": "s1"}})
+    ours = k.remember("Lint is `uv run ruff check .`", type="decision",
+                      metadata={"provenance": {"session_id": "s2"}})
+    plain = k.remember("Money is int64 cents", type="decision")
+    clock.advance(1_000)
+    k.record_events([{"id": "b", "session_id": "s2", "at_ms": clock(), "kind": "tool",
+                      "data": {"tool": "Bash", "cmd": "uv run pytest", "ok": True}}])
+    assert set(k.session_trajectories("s2")) == {ours.id, plain.id}
+    assert theirs.id not in {j["memory_id"] for j in k.learn_from_session("s2")["judged"]}

@@ -377,13 +377,15 @@ class SessionService:
 
     def session_trajectories(self, session_id: str) -> dict[str, Trajectory]:
         """Trajectories of the memories a session injected, or that this project recorded
-        between its first and last event."""
+        between its first and last event, save those drawn from another session's transcript
+        (a killed session finished while this one ran: this session did not record them)."""
         events = self.store.session_events(session_id=session_id, limit=100_000)
         if not events:
             return {}
         start, end = events[0].at_ms, events[-1].at_ms
         recorded = [(m.id, m.created_at) for m in self.store.list(
-            Filters(project=self.project, since=start, until=end + 1), limit=500)]
+            Filters(project=self.project, since=start, until=end + 1), limit=500)
+            if (m.metadata.get("provenance") or {}).get("session_id") in (None, session_id)]
         return trajectories(events, recorded)
 
     def learn_from_session(self, session_id: str) -> dict[str, Any]:

@@ -230,7 +230,7 @@ class ExtractionService:
             # a command seen again: marked as a near-duplicate, or stored already as it is
             again = [(c, c.duplicate_of) for c in cands if c.duplicate_of] + [
                 (c, m.id) for c, m in zip(fresh, applied, strict=False) if not m.is_new]
-            recurred += self.confirm_commands(again, tr.session_id)
+            recurred += self.confirm_commands(cands, again, tr.session_id)
         replaced = self.supersede_changed(fresh, applied[: len(fresh)]) if apply else []
         if apply:
             replaced += self.supersede_commands(fresh, applied[: len(fresh)])
@@ -660,27 +660,38 @@ class ExtractionService:
             if other and other != sig:
                 c.duplicate_of = c.similarity = None
 
-    def confirm_commands(self, seen_again: list[tuple[Any, str]], session_id: str
-                         ) -> list[str]:
-        """A stored project command that worked again in this session, unasked (it was not
-        put in front of the model here: that is judged with the session's trajectories), is
-        confirmed by the outcome: it gains ``learning.ACCESS_BOOST`` once for the session.
-        ``seen_again`` pairs each candidate with the stored memory it repeats. Returns the ids
-        confirmed."""
+    def confirm_commands(self, cands: list[Any], seen_again: list[tuple[Any, str]],
+                         session_id: str) -> list[str]:
+        """What a session's passing checks confirm, unasked (nothing put it in front of the
+        model here: what was is judged with the session's trajectories): a stored project
+        command that worked again, and a rule or decision of an earlier session whose named
+        checks all passed here ("tests are `uv run pytest`, lint is `uv run ruff check .`").
+        Each gains ``learning.ACCESS_BOOST`` once for the session. ``cands`` are the session's
+        candidates, ``seen_again`` pairs each that repeats a stored memory with its id.
+        Returns the ids confirmed."""
         from kenning import learning
+        from kenning.outcomes import check_of
 
         again = {mid: c for c, mid in seen_again
                  if c.kind == "pattern" and c.extra.get("command")}
-        if not again:
+        passed = {(k.kind, k.suite) for c in cands if c.kind == "pattern"
+                  and (k := check_of(str(c.extra.get("command") or ""))) is not None}
+        if not passed:
             return []
-        stored = self.store.get_many(sorted(again))
         shown = {str(m.get("id")) for e in self.store.session_events(
             session_id=session_id, kinds=["injected"], limit=10_000)
             for m in e.data.get("memories") or [] if isinstance(m, dict)}
+        stored = self.store.get_many(sorted(again))
         confirmed = [mid for mid, c in again.items()
                      if (m := stored.get(mid)) is not None and m.type is MemoryType.PATTERN
                      and m.valid_to is None and mid not in shown
                      and m.metadata.get("command") == c.extra["command"]]
+        for m in self.store.list(Filters(project=self.project, types=(
+                MemoryType.DECISION, MemoryType.PREFERENCE)), limit=500):
+            named = {(k.kind, k.suite) for k in _named_checks(m.summary)}
+            if (named and named <= passed and m.valid_to is None and m.id not in shown
+                    and (m.metadata.get("provenance") or {}).get("session_id") != session_id):
+                confirmed.append(m.id)
         if not confirmed:
             return []
         now = self._clock()
@@ -690,7 +701,7 @@ class ExtractionService:
         todo = [mid for mid in confirmed if f"confirmed:{session_id}:{mid}" in fresh]
         if todo:
             self.store.adjust_confidence(
-                [(mid, learning.ACCESS_BOOST, f"session {session_id[:8]}: worked again")
+                [(mid, learning.ACCESS_BOOST, f"session {session_id[:8]}: its checks passed")
                  for mid in todo], now)
         return todo
 
