@@ -226,11 +226,12 @@ class ExtractionService:
                 session_id = applied[-1].id
         recurred = [m.id for m in map(self.add_evidence, cands) if m is not None] \
             if apply else []
+        confirmed: list[str] = []
         if apply and tr is not None and tr.session_id:
             # a command seen again: marked as a near-duplicate, or stored already as it is
             again = [(c, c.duplicate_of) for c in cands if c.duplicate_of] + [
                 (c, m.id) for c, m in zip(fresh, applied, strict=False) if not m.is_new]
-            recurred += self.confirm_commands(cands, again, tr.session_id)
+            confirmed = self.confirm_commands(cands, again, tr.session_id)
         replaced = self.supersede_changed(fresh, applied[: len(fresh)]) if apply else []
         if apply:
             replaced += self.supersede_commands(fresh, applied[: len(fresh)])
@@ -249,6 +250,7 @@ class ExtractionService:
             "duplicates": len(cands) - len(fresh),
             "applied": [m.id for m in applied[: len(fresh)] if m.is_new],
             "recurred": recurred,
+            "confirmed": confirmed,
             "superseded": replaced,
             "episodes": sum(1 for m in kept if m.is_new),
             "session_insight": session_id,
