@@ -1008,3 +1008,19 @@ def test_a_rule_whose_object_is_a_bare_one_carries_what_it_stands_for() -> None:
     [named] = find_rules("going forward every command that writes files should have a "
                          "--dry-run.")
     assert "(" not in named.text
+
+
+def test_what_the_product_should_let_someone_find_out_or_do_is_a_feature() -> None:
+    """"we need to see afterwards who shipped what" and "we want tidepool to pick up its config
+    from TIDEPOOL_* env vars" ask for features; "we need to always check who owns the lock"
+    and "we want you to always run the tests" are rules."""
+    for said in ("the warehouse needs to mark orders as shipped. and we need to see afterwards "
+                 "who shipped what, they'll send an X-Operator header",
+                 "next thing: we want tidepool to pick up its config (default output dir, the "
+                 "share path) from TIDEPOOL_* env vars."):
+        assert find_rules(said) == [], said
+    assert [r.text for r in find_rules("we need to always check who owns the lock before "
+                                       "deleting")] == [
+        "Always check who owns the lock before deleting."]
+    assert [r.text for r in find_rules("we want you to always run the tests before pushing")] \
+        == ["Always run the tests before pushing."]

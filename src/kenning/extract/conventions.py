@@ -2208,7 +2208,16 @@ def _standing_sentence(c: _Clause) -> Rule | None:
 
 
 _CAPABILITY = re.compile(r"\b(?:should|must|needs? to|has to|have to|want to|wants to|"
-                         r"'d like to|would like to)\s+be\s+able\s+to\b", re.I)
+                         r"'d like to|would like to)\s+be\s+able\s+to\b|"
+                         # "we need to see afterwards who shipped what": what to find out
+                         r"\b(?:we|they|people|users|ops)\s+(?:need|want|have)\s+to\s+(?:see|know|"
+                         r"find out|tell|track|look up|check)\s+(?:afterwards\s+|later\s+|"
+                         r"again\s+)?(?:who|what|when|which|where|how|whether|if)\b|"
+                         # "we want tidepool to pick up its config from TIDEPOOL_* env vars"
+                         r"^(?:(?:so|ok|and|also|next thing:?)\s+)?(?:we|i)\s+(?:want|'d like|"
+                         r"would like)\s+(?!you\b|everyone\b|everybody\b|people\b|us\b|them\b)"
+                         r"[\w.-]+\s+to\s+(?:pick up|read|load|accept|support|handle|show|"
+                         r"send|take|get|have|offer|expose|print|write)\b", re.I)
 
 
 _ASIDE = re.compile(r"^(?:and\s+|also\s+|oh\s+and\s+)?while you(?:'re| are) (?:on|at) it\b",
