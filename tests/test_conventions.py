@@ -1024,3 +1024,20 @@ def test_what_the_product_should_let_someone_find_out_or_do_is_a_feature() -> No
         "Always check who owns the lock before deleting."]
     assert [r.text for r in find_rules("we want you to always run the tests before pushing")] \
         == ["Always run the tests before pushing."]
+
+
+def test_a_sentence_that_opens_with_what_someone_wants_built_is_the_request() -> None:
+    """"finance wants percentage discounts ..., and we store the discounted total" is what
+    finance asked for, in both its clauses; "we can't tell support ..." is a reason; "next up,
+    customer search: GET /customers?email= ..." is the next task. A rule said for good in the
+    same breath is still a rule."""
+    assert [r.text for r in find_rules(
+        "hey! finance wants percentage discounts at order creation, like 7.5% off, and we store "
+        "the discounted total. and please don't ever use float64 for money here.")] == [
+        "Don't ever use float64 for money here."]
+    for said in ("yeah, rip it out. we can't tell support 'it's eventually right within 30s'.",
+                 "next up, customer search for the support tool: GET /customers?email= (prefix "
+                 "match) that also returns each customer's open orders"):
+        assert find_rules(said) == [], said
+    assert [r.text for r in find_rules("finance wants totals in cents, so always store money "
+                                       "as int64 cents")] == ["Always store money as int64 cents."]

@@ -2224,6 +2224,16 @@ _ASIDE = re.compile(r"^(?:and\s+|also\s+|oh\s+and\s+)?while you(?:'re| are) (?:o
                     re.I)
 
 
+# A sentence that opens with what someone wants built ("finance wants percentage discounts at
+# order creation, and we store the discounted total"), or that tells them something ("we can't
+# tell support ..."): the request, in all its clauses, unless it also says how to work for good.
+_REQUESTED = re.compile(r"^(?:(?:hey|hi|hiya|ok|okay|so|and|also|oh)\W*\s+)*(?:the\s+)?"
+                        r"(?:\w+\s+)?" + _WANTERS + r"\s+(?:team\s+|folks\s+|people\s+)?"
+                        r"(?:wants?|needs?|asks?|asked|would like|'d like)\b|"
+                        r"^(?:\w+\s+){0,3}?(?:can'?t|cannot|shouldn'?t|won'?t)\s+(?:tell|promise|"
+                        r"give|sell|show|send)\s+(?:the\s+)?" + _WANTERS)
+_FOR_GOOD = re.compile(r"\b(?:always|never|from now on|going forward|moving forward|as a rule|"
+                       r"every time|whenever|don'?t ever|do not ever)\b")
 # Work asked for later: "next week I'd like a `--count` mode", "tomorrow can you ...".
 _LATER_WORK = re.compile(r"^(?:(?:so|ok|okay|and|also|oh)\s*,?\s+)?(?:next (?:week|month|"
                          r"sprint|time)|tomorrow|later (?:today|this week|on)|at some point|"
@@ -2235,7 +2245,8 @@ _WORDING = re.compile(r"\b(?:help|text|message|title|label|heading|description|d
                       r"tooltip|button|banner|placeholder|caption|prompt)\s+should (?:say|read|"
                       r"be worded|show)\s*:?\s*['\"`‘“]", re.I)
 # A sentence that opens as the next piece of work: "next up: GET /items should take ?limit=".
-_NEXT_TASK = re.compile(r"^(?:(?:so|ok|okay|and|now)\s*,?\s+)?(?:next up|up next|next|first up|"
+_NEXT_TASK = re.compile(r"^(?:(?:so|ok|okay|and|now)\s*,?\s+)?(?:next up|up next|first up)\s*,|"
+                        r"^(?:(?:so|ok|okay|and|now)\s*,?\s+)?(?:next up|up next|next|first up|"
                         r"(?:a\s+)?(?:small|quick|tiny|another|last) one|one more thing|"
                         r"today'?s (?:task|thing|job)|new (?:task|ticket)|todo|to-do|"
                         r"(?:(?:a|one|another|small|new)\s+)?(?:feature|feature request|bug|"
@@ -2258,6 +2269,9 @@ def _read(raw: str, header: str | None, speaker: str, piece_change: bool) -> lis
         return []  # "while you're on it, run that one file ...": for the task at hand
     if _LATER_WORK.match(raw) or _WORDING.search(raw):
         return []  # "next week I'd like a --count mode", "the help should say '...'": work
+    if speaker == "user" and _REQUESTED.match(_mask(raw).strip()) and not _FOR_GOOD.search(
+            _mask(raw)):
+        return []  # "finance wants percentage discounts, and we store the discounted total"
     found = _read_shapes(raw, header, speaker, piece_change)
     if found or speaker != "user":
         return found
