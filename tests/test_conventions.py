@@ -1037,7 +1037,8 @@ def test_a_sentence_that_opens_with_what_someone_wants_built_is_the_request() ->
         "Don't ever use float64 for money here."]
     for said in ("yeah, rip it out. we can't tell support 'it's eventually right within 30s'.",
                  "next up, customer search for the support tool: GET /customers?email= (prefix "
-                 "match) that also returns each customer's open orders"):
+                 "match) that also returns each customer's open orders",
+                 "hey! first stockroom ticket for you: items need a `sku`. text, unique."):
         assert find_rules(said) == [], said
     assert [r.text for r in find_rules("finance wants totals in cents, so always store money "
                                        "as int64 cents")] == ["Always store money as int64 cents."]

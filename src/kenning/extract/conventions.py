@@ -2249,6 +2249,8 @@ _NEXT_TASK = re.compile(r"^(?:(?:so|ok|okay|and|now)\s*,?\s+)?(?:next up|up next
                         r"^(?:(?:so|ok|okay|and|now)\s*,?\s+)?(?:next up|up next|next|first up|"
                         r"(?:a\s+)?(?:small|quick|tiny|another|last) one|one more thing|"
                         r"today'?s (?:task|thing|job)|new (?:task|ticket)|todo|to-do|"
+                        r"(?:first|new|another|next|one more)\s+(?:[\w-]+\s+)?(?:ticket|task|"
+                        r"story|issue)(?:\s+for\s+(?:you|us))?|"
                         r"(?:(?:a|one|another|small|new)\s+)?(?:feature|feature request|bug|"
                         r"bug report|request)(?:\s+for\s+[\w.@/-]+)?)\s*[:—–-]", re.I)
 # What turns a polite question into a standing rule: "could you always run the linter?"
