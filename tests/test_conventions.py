@@ -1042,3 +1042,16 @@ def test_a_sentence_that_opens_with_what_someone_wants_built_is_the_request() ->
         assert find_rules(said) == [], said
     assert [r.text for r in find_rules("finance wants totals in cents, so always store money "
                                        "as int64 cents")] == ["Always store money as int64 cents."]
+
+
+def test_this_repo_is_a_scope_and_the_plural_a_class_of_things() -> None:
+    """"for this repo" says where a rule holds, not that it is for this once, and "in the shell
+    scripts" names every shell script; "in the fetch function" and "for this" stay one-off."""
+    assert [r.text for r in find_rules("use black with line length 100 for this repo")] == [
+        "Use black with line length 100 for this repo."]
+    assert [r.text for r in find_rules("use jq rather than python one-liners for JSON in the "
+                                       "shell scripts")] == [
+        "Use jq rather than python one-liners for JSON in the shell scripts."]
+    for said in ("fix the bug in the fetch function", "add a test for this",
+                 "use a dict in the fetch function instead"):
+        assert find_rules(said) == [], said

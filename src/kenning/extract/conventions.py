@@ -641,7 +641,9 @@ _DEICTIC = re.compile(
     r"\b(?:that|those)\s+(?:one|ones|file|files|function|functions|method|test|tests|line|"
     r"lines|thing|things|part|case|class|module|bug|change|changes|pr|branch|script|"
     r"snippet|approach|helper|component|endpoint|query|call|loop|block|error|issue)\b|"
-    r"\b(?:right now|this time|for now in|just this|just once|for this|for that|today|"
+    r"\b(?:right now|this time|for now in|just this|just once|for that|today|"
+    r"for this(?!\s+(?:repo|repository|project|codebase|code ?base|team|monorepo|workspace|"
+    r"package|crate|app|service|library)s?\b)|"
     r"tonight|at the moment|for the moment|this once|on line \d+|on this line|in here|"
     r"the (?:one|code|snippet|function|example|thing) (?:above|below)|above|"
     r"for (?:the|this) (?:rest of )?(?:the )?(?:session|task|pr|ticket|change|fix|bug))\b|"
@@ -1017,11 +1019,16 @@ _REFACTOR_VERBS = frozenset({"rename", "remove", "delete", "update", "fix", "con
                              "change", "clean", "rewrite", "regenerate", "move", "edit",
                              "modify", "add", "bump", "upgrade", "downgrade", "install"})
 # "in the parser module", "for the date parser": a request about one place in the code.
+# (one thing: "in the fetch function", "in this file"; "in the shell scripts" is every one of
+# them, a scope)
 _LOCAL_TARGET = re.compile(
-    r"\b(?:in|for|to|on|inside|from|into) (?:the|this|that|my) (?:[\w./-]+ ){0,2}"
+    r"\b(?:in|for|to|on|inside|from|into) (?:(?:this|that|my) (?:[\w./-]+ ){0,2}"
     r"(?:function|method|class|module|file|component|endpoint|handler|script|test|service|"
     r"page|view|model|job|query|route|hook|helper|loop|block|parser|client|form|button|"
-    r"screen|dialog|migration|table|schema|controller|worker|cli|readme|pr|branch)s?\b"
+    r"screen|dialog|migration|table|schema|controller|worker|cli|readme|pr|branch)s?|the "
+    r"(?:[\w./-]+ ){0,2}(?:function|method|class|module|file|component|endpoint|handler|script|"
+    r"test|service|page|view|model|job|query|route|hook|helper|loop|block|parser|client|form|"
+    r"button|screen|dialog|migration|table|schema|controller|worker|cli|readme|pr|branch))\b"
     r"(?=\s*(?:$|[,.;:!?)]|\b(?:and|to|so|that|which|instead|rather|with|in|on|for|because|"
     r"first|now)\b))")
 
