@@ -1055,3 +1055,24 @@ def test_this_repo_is_a_scope_and_the_plural_a_class_of_things() -> None:
     for said in ("fix the bug in the fetch function", "add a test for this",
                  "use a dict in the fetch function instead"):
         assert find_rules(said) == [], said
+
+
+def test_a_list_under_a_topic_is_read_item_by_item() -> None:
+    """"in the rust crates: handlers return `Result<T, AppError>`, and no anyhow in the library
+    crate" names its topic, then lists the rules; "CI: red again, flaky redis test" and
+    "staging: down again since 9am" are news, and "update: ..." is not a topic."""
+    assert [r.text for r in find_rules(
+        "in the rust crates: handlers return `Result<T, AppError>`, and no anyhow in the library "
+        "crate (it's fine in the bin)")] == [
+        "Handlers return `Result<T, AppError>`.",
+        "No anyhow in the library crate (it's fine in the bin)."]
+    assert [r.text for r in find_rules(
+        "versioning: semver, tags look like `vX.Y.Z`, and releases are cut from main only")] \
+        == ["Tags look like `vX.Y.Z`.", "Releases are cut from main only."]
+    for said in ("CI: red again, flaky redis test", "staging: down again since 9am",
+                 "quick question: where does the config live?"):
+        assert find_rules(said) == [], said
+    # a topic covers its own sentence, not the next one on the line
+    assert [r.text for r in find_rules(
+        "decision: all list endpoints use cursor-based pagination. the old ones get migrated "
+        "over the next two releases.")] == ["All list endpoints use cursor-based pagination."]

@@ -308,7 +308,7 @@ class _Piece:
     """A sentence, bullet or line of a message, with the rules header it sits under."""
 
     raw: str
-    header: str | None  # "standing", "always", "never", "avoid" or None
+    header: str | None  # "standing", "topic", "always", "never", "avoid" or None
     context: str  # the header line it sits under, for ``said``
     change: bool
 
@@ -412,7 +412,9 @@ def _pieces(text: str) -> list[_Piece]:
                 if rest and not rest.startswith("`"):
                     out.append(_Piece(rest, header, context, change))
                 continue
-            inline = i > 0 and header is not None
+            # the sentences after a header on its line are its items, unless it only named a
+            # topic ("decision: all list endpoints use cursors. the old ones move later.")
+            inline = i > 0 and header is not None and header != "topic"
             out.append(_Piece(sentence, header if (is_bullet or inline) else None,
                               context if (is_bullet or inline) else "", change))
     return out
@@ -431,9 +433,29 @@ def _colon_header(sentence: str) -> str | None:
         return "always"
     if low in ("never", "don't", "dont", "do not", "don'ts", "donts", "avoid"):
         return "never" if low != "avoid" else "avoid"
-    if rest.strip() and len(rest.split()) > 3:
-        return "standing" if _STRONG_HEADER.search(head) and _is_header_words(low) else None
-    return "standing" if _STRONG_HEADER.search(head) else None
+    if _STRONG_HEADER.search(head) and (not rest.strip() or len(rest.split()) <= 3
+                                        or _is_header_words(low)):
+        return "standing"
+    if _TOPIC_HEAD.match(low) and not _NOT_A_TOPIC.search(low) and rest.strip():
+        return "topic"  # "versioning: semver, tags look like `vX.Y.Z`, ..."
+    return None
+
+
+# A lead-in that only names what the list after its colon is about: "api naming:",
+# "versioning:", "TS:", "in the rust crates:" (a few words, no verb); not news, a question or
+# the task ("update:", "quick question:", "bug:").
+_TOPIC_HEAD = re.compile(r"^(?:(?:ok|okay|so|and|also|oh|btw)\W*\s+)?(?:(?:in|for)\s+"
+                         r"(?:the\s+|our\s+|all\s+)?)?[a-z][\w./+#-]*(?:\s+[a-z][\w./+#-]*){0,2}$")
+_NOT_A_TOPIC = re.compile(
+    r"\b(?:update|updates|status|news|fyi|question|questions|q|a|context|background|bug|bugs|"
+    r"issue|issues|problem|problems|error|errors|note|notes|ps|todo|to-do|next|today|plan|"
+    r"idea|ideas|thought|thoughts|summary|result|results|recap|tl;?dr|edit|heads[- ]up|"
+    r"reminder|example|e\.?g|i\.?e|warning|log|logs|output|trace|traceback|stack|diff|"
+    r"ticket|task|feature|request|hey|hi|hello|thanks|thank|morning|ok|okay|yes|no|so|"
+    r"well|also|btw|sure|done|step|steps|first|second|then|after|before|result|answer|"
+    r"reason|because|why|what|how|who|when|where|which|is|are|was|were|be|been|has|have|"
+    r"had|do|does|did|can|could|will|would|should|must|need|needs|want|wants|like|"
+    r"see|look|looks|said|says|think|know|got|get|i|we|you|they|it|this|that|my)\b")
 
 
 def _is_header_words(low: str) -> bool:
@@ -1545,12 +1567,21 @@ def _modal_frame(c: _Clause) -> _Hit | None:
     return _Hit(c.raw, kind, 0.75 if strong or generic else 0.65)
 
 
+# How something is doing right now: news, not a way of working.
+_STATE_NEWS = re.compile(r"\b(?:again|still|red|green|down|broken|flaky|failing|passing|passed|"
+                         r"failed|slow|fine|done|works|working|crash\w*|since|yesterday|today|"
+                         r"tonight|this morning|currently|right now)\b")
+
+
 def _np_bullet(c: _Clause, header: str | None) -> _Hit | None:
     """A verbless bullet under a rules header ("- snake_case for modules", "- tabs, not
     spaces")."""
     if header is None:
         return None
     m = c.mask
+    if header == "topic" and (not (names_something_technical(c.raw) or _tool_mentions(c.raw))
+                              or _STATE_NEWS.search(m)):
+        return None  # "staging: down again since 9am", "CI: red again" are news
     words = _words(m)
     if not words or len(words) > 14 or _QUESTION_START.match(m) or m.endswith("?"):
         return None
@@ -2306,6 +2337,25 @@ _STAY = re.compile(r"(?:,|\band)\s+(?:it|this|that|they)\s+(?:has to|have to|mus
                    r"(?:let'?s\s+|please\s+)?keep (?:it|them) that way\b")
 
 
+def _list_items(raw: str) -> list[str]:
+    """The items of a comma list ("a, b, and c"), cut at commas outside brackets and code."""
+    items: list[str] = []
+    depth, code, start = 0, False, 0
+    for i, ch in enumerate(raw):
+        if ch == "`":
+            code = not code
+        elif not code and ch in "([{":
+            depth += 1
+        elif not code and ch in ")]}":
+            depth = max(0, depth - 1)
+        elif not code and depth == 0 and ch in ",;":
+            items.append(raw[start:i])
+            start = i + 1
+    items.append(raw[start:])
+    return [re.sub(r"^(?:and|or|plus)\s+", "", item.strip(), flags=re.I) for item in items
+            if item.strip()]
+
+
 def _kept_as_is(raw: str) -> Rule | None:
     """A description the user says must stay true ("it has zero runtime dependencies and it
     has to stay that way"): the whole sentence is the rule."""
@@ -2356,6 +2406,14 @@ def _read_shapes(raw: str, header: str | None, speaker: str, piece_change: bool)
                 return [rule]
             if len(subs) > 1 or (subs and rule is None):
                 return subs
+        if rule is None and header is not None:
+            # a list under a header, its items apart ("versioning: semver, tags look like
+            # `vX.Y.Z`, and releases are cut from main only")
+            items = [item for item in _list_items(clause.raw) if item != clause.raw]
+            found = [r for item in items
+                     if (r := _read_clause(_Clause(item), header, speaker, raw, piece_change))]
+            if found:
+                return found
         return [rule] if rule is not None else []
     clause_a = _Clause(raw)
     _strip_leads(clause_a)
