@@ -387,8 +387,9 @@ def _split_sentences(line: str) -> list[str]:
     return out
 
 
-def _pieces(text: str) -> list[_Piece]:
-    """Every sentence, bullet and line of a message, with the rule header it sits under."""
+def _pieces(text: str, *, topics: bool = False) -> list[_Piece]:
+    """Every sentence, bullet and line of a message, with the rule header it sits under (a
+    lead-in that only names a topic counts with ``topics``: the user's lists)."""
     text = _unfence(text[:MAX_INPUT].replace("\r\n", "\n").replace("\r", "\n"))
     out: list[_Piece] = []
     header: str | None = None
@@ -404,7 +405,7 @@ def _pieces(text: str) -> list[_Piece]:
         sentences = _split_sentences(line)
         for i, sentence in enumerate(sentences):
             head = sentence.rstrip()
-            colon = _colon_header(head)
+            colon = _colon_header(head, topics=topics)
             if colon is not None:
                 header, context = colon, head
                 change = bool(_CHANGE_HEADER.search(head))
@@ -420,9 +421,11 @@ def _pieces(text: str) -> list[_Piece]:
     return out
 
 
-def _colon_header(sentence: str) -> str | None:
+def _colon_header(sentence: str, *, topics: bool = False) -> str | None:
     """The kind of header a line ending (or opening) with a colon is: a list of standing
-    rules ("Conventions:", "Going forward:"), of things never to do ("Never:"), or None."""
+    rules ("Conventions:", "Going forward:"), of things never to do ("Never:"), with
+    ``topics`` a lead-in that only names what its list is about ("versioning: ..."), or
+    None."""
     if ":" not in sentence:
         return None
     head, _, rest = sentence.partition(":")
@@ -436,7 +439,7 @@ def _colon_header(sentence: str) -> str | None:
     if _STRONG_HEADER.search(head) and (not rest.strip() or len(rest.split()) <= 3
                                         or _is_header_words(low)):
         return "standing"
-    if _TOPIC_HEAD.match(low) and not _NOT_A_TOPIC.search(low) and rest.strip():
+    if topics and _TOPIC_HEAD.match(low) and not _NOT_A_TOPIC.search(low) and rest.strip():
         return "topic"  # "versioning: semver, tags look like `vX.Y.Z`, ..."
     return None
 
@@ -2410,10 +2413,10 @@ def _read_shapes(raw: str, header: str | None, speaker: str, piece_change: bool)
             # a list under a header, its items apart ("versioning: semver, tags look like
             # `vX.Y.Z`, and releases are cut from main only")
             items = [item for item in _list_items(clause.raw) if item != clause.raw]
-            found = [r for item in items
-                     if (r := _read_clause(_Clause(item), header, speaker, raw, piece_change))]
-            if found:
-                return found
+            listed = [r for item in items
+                      if (r := _read_clause(_Clause(item), header, speaker, raw, piece_change))]
+            if listed:
+                return listed
         return [rule] if rule is not None else []
     clause_a = _Clause(raw)
     _strip_leads(clause_a)
@@ -2665,7 +2668,7 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
     previous = ""
     prev_found: list[Rule] = []  # the rules the sentence before this one stated
     named = ""  # the flag or code the message named last, before this sentence
-    for piece in _pieces(text):
+    for piece in _pieces(text, topics=speaker == "user"):
         if _NEXT_TASK.match(piece.raw.strip()):
             named = _last_named(piece.raw) or named
             continue  # "feature for shipctl: deploys should get a wait timeout": the work
