@@ -959,6 +959,9 @@ def test_a_way_of_working_named_with_its_reach_and_no_verb_is_a_rule() -> None:
     assert [r.text for r in find_rules("async all the way down in the new ingest service — no "
                                        "sync DB calls")] == [
         "Use async all the way down in the new ingest service — no sync DB calls."]
+    assert [r.text for r in find_rules("SQL keywords in uppercase please, everywhere (SELECT, "
+                                       "FROM, WHERE...)")] == [
+        "Use SQL keywords in uppercase everywhere (SELECT, FROM, WHERE...)."]
     for said in ("typos everywhere, ugh", "there are errors everywhere",
                  "logs everywhere since the deploy", "the same bug everywhere"):
         assert find_rules(said) == [], said

@@ -2591,8 +2591,9 @@ _REACH = (r"(?:everywhere|all the way down|throughout|across the (?:board|codeba
           r"repo|project))")
 _EVERYWHERE = re.compile(
     r"^(?:(?:and|so|also|then)\s+)?(?P<lead>(?:[\w.@/()+-]+(?:\s+[\w.@/()+-]+)?,\s+){0,6})"
-    r"(?P<what>[\w.@/+-]+(?:\s+[\w.@/+-]+){0,3}?)\s+" + _REACH +
-    r"(?:\s+(?:in|for|across)\s+[^,;]{2,60}?)?(?:\s*(?:,|;|—|-)\s*no\s+[^,;]{2,60})?$")
+    r"(?P<what>[\w.@/+-]+(?:\s+[\w.@/+-]+){0,4}?)(?:\s+please)?,?\s+" + _REACH +
+    r"(?:\s+(?:in|for|across)\s+[^,;]{2,60}?)?(?:\s*\([^()]{1,80}\)?)?"
+    r"(?:\s*(?:,|;|—|-)\s*no\s+[^,;]{2,60})?$")
 _NOT_A_WAY = re.compile(r"^(?:it|this|that|these|those|they|there|here|things?|stuff|errors?|"
                         r"bugs?|typos?|problems?|issues?|warnings?|failures?|mess|crashes|logs?|"
                         r"spam|noise|junk)\b")
@@ -2613,7 +2614,7 @@ def _everywhere_frame(c: _Clause) -> _Hit | None:
                          c.mask)
             or not names_something_technical(what)):
         return None
-    body = c.raw[found.start("lead"):].strip()
+    body = re.sub(r"\s+please,?(?=\s)", "", c.raw[found.start("lead"):].strip(), flags=re.I)
     return _Hit(f"use {body}", "convention", 0.7)
 
 
