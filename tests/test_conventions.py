@@ -1079,3 +1079,17 @@ def test_a_list_under_a_topic_is_read_item_by_item() -> None:
     assert [r.text for r in find_rules(
         "decision: all list endpoints use cursor-based pagination. the old ones get migrated "
         "over the next two releases.")] == ["All list endpoints use cursor-based pagination."]
+
+
+def test_a_topic_list_is_not_a_story_nor_a_rule_cut_from_its_why() -> None:
+    """"config time: we're at seven env vars now, read with std::env::var all over the place"
+    tells how things stand (no rule in it), and a rule under "house rules:" keeps its why
+    rather than losing its first half to a comma split."""
+    assert find_rules("config time: we're at seven env vars now, read with std::env::var all "
+                      "over the place, and Tuesday's outage was a typo nobody noticed.") == []
+    assert [r.text for r in find_rules(
+        "couple of house rules for anything public: I'd like a TSDoc comment with an @example "
+        "on every exported function and option, that's what people see when they hover in "
+        "their editor.")] == [
+        "I'd like a TSDoc comment with an @example on every exported function and option, "
+        "that's what people see when they hover in their editor."]

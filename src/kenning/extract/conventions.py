@@ -439,7 +439,8 @@ def _colon_header(sentence: str, *, topics: bool = False) -> str | None:
     if _STRONG_HEADER.search(head) and (not rest.strip() or len(rest.split()) <= 3
                                         or _is_header_words(low)):
         return "standing"
-    if topics and _TOPIC_HEAD.match(low) and not _NOT_A_TOPIC.search(low) and rest.strip():
+    if (topics and _TOPIC_HEAD.match(low) and not _NOT_A_TOPIC.search(low) and rest.strip()
+            and not _NARRATED.match(rest.strip().lower())):
         return "topic"  # "versioning: semver, tags look like `vX.Y.Z`, ..."
     return None
 
@@ -449,6 +450,10 @@ def _colon_header(sentence: str, *, topics: bool = False) -> str | None:
 # the task ("update:", "quick question:", "bug:").
 _TOPIC_HEAD = re.compile(r"^(?:(?:ok|okay|so|and|also|oh|btw)\W*\s+)?(?:(?:in|for)\s+"
                          r"(?:the\s+|our\s+|all\s+)?)?[a-z][\w./+#-]*(?:\s+[a-z][\w./+#-]*){0,2}$")
+# What follows a lead-in as a story, not a list: "config time: we're at seven env vars now, ...".
+_NARRATED = re.compile(r"(?:i|we|you|they|he|she|it|there|this|that)(?:'?re|'?ve|'?s|'?m|'?d|"
+                       r"\s+(?:are|is|was|were|have|has|had|did|do|got|get|just|still|"
+                       r"finally|now))\b")
 _NOT_A_TOPIC = re.compile(
     r"\b(?:update|updates|status|news|fyi|question|questions|q|a|context|background|bug|bugs|"
     r"issue|issues|problem|problems|error|errors|note|notes|ps|todo|to-do|next|today|plan|"
@@ -457,6 +462,7 @@ _NOT_A_TOPIC = re.compile(
     r"ticket|task|feature|request|hey|hi|hello|thanks|thank|morning|ok|okay|yes|no|so|"
     r"well|also|btw|sure|done|step|steps|first|second|then|after|before|result|answer|"
     r"reason|because|why|what|how|who|when|where|which|is|are|was|were|be|been|has|have|"
+    r"time|story|fun|news|drama|"
     r"had|do|does|did|can|could|will|would|should|must|need|needs|want|wants|like|"
     r"see|look|looks|said|says|think|know|got|get|i|we|you|they|it|this|that|my)\b")
 
@@ -2409,10 +2415,11 @@ def _read_shapes(raw: str, header: str | None, speaker: str, piece_change: bool)
                 return [rule]
             if len(subs) > 1 or (subs and rule is None):
                 return subs
-        if rule is None and header is not None:
-            # a list under a header, its items apart ("versioning: semver, tags look like
-            # `vX.Y.Z`, and releases are cut from main only")
-            items = [item for item in _list_items(clause.raw) if item != clause.raw]
+        if rule is None and header == "topic":
+            # a list under a topic, its items apart ("versioning: semver, tags look like
+            # `vX.Y.Z`, and releases are cut from main only"); a why among them is not one
+            items = [item for item in _list_items(clause.raw) if item != clause.raw
+                     and not re.match(r"(?:that'?s|which|since|because|so|as)\b", item, re.I)]
             listed = [r for item in items
                       if (r := _read_clause(_Clause(item), header, speaker, raw, piece_change))]
             if listed:
