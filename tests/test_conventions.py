@@ -1093,3 +1093,19 @@ def test_a_topic_list_is_not_a_story_nor_a_rule_cut_from_its_why() -> None:
         "their editor.")] == [
         "I'd like a TSDoc comment with an @example on every exported function and option, "
         "that's what people see when they hover in their editor."]
+
+
+def test_lets_with_an_adverb_a_schedule_or_a_sole_tool_is_a_decision() -> None:
+    """"Let's finally drop IE11", "let's deprecate the v1 endpoints in 3.2 and remove them in
+    4.0" and "let's keep Sentry as our only error tracker" are decisions; "let's just keep
+    going" and "let's finally fix this bug" are not."""
+    assert [(r.kind, r.text) for r in find_rules("Let's finally drop IE11.")] == [
+        ("decision", "Drop IE11.")]
+    assert [r.text for r in find_rules("let's deprecate the v1 endpoints in 3.2 and remove them "
+                                       "in 4.0")] == [
+        "Deprecate the v1 endpoints in 3.2 and remove them in 4.0."]
+    assert [r.text for r in find_rules("Let's keep Sentry as our only error tracker, we're "
+                                       "cancelling Rollbar.")] == [
+        "Keep Sentry as our only error tracker, we're cancelling Rollbar."]
+    for said in ("let's just keep going", "let's finally fix this bug"):
+        assert find_rules(said) == [], said

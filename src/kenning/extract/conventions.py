@@ -800,7 +800,8 @@ _POLICY = re.compile(
     r"guideline|approach|default|decision|plan|rule of thumb|norm|expectation|way we do it)"
     r"(?:\s+(?:here|in this (?:repo|project|codebase)|for (?:this|the) (?:repo|project)|"
     r"for [a-z ]{2,30}?))?\s*(?:is|are|:|=|—|-)\s*(?:that\s+|to\s+)?(?P<rest>.+)$")
-_LETS = re.compile(r"^(?:let'?s|lets|let us)\s+(?P<neg>not\s+|never\s+)?(?P<rest>.+)$")
+_LETS = re.compile(r"^(?:let'?s|lets|let us)\s+(?P<neg>not\s+|never\s+)?(?:(?:finally|just|now|"
+                   r"also|officially|simply|actually|definitely)\s+)?(?P<rest>.+)$")
 _NO_NP = re.compile(r"^(?:no more|no|zero|nothing but)\s+(?P<rest>.+)$")
 _MODAL_SUBJ = re.compile(
     r"^(?P<subj>(?:(?:all|every|each|any|no|new|our|the|public|private|internal|"
@@ -1121,7 +1122,10 @@ def _decision_imperative(c: _Clause, verb: str, start: int) -> _Hit | None:
         return None
     if verb in ("drop", "sunset", "deprecate", "freeze"):
         if re.match(r"(?:support for|support of|the \w+ (?:backend|support|dependency)|python|"
-                    r"node|py|v?\d|ie|windows|legacy)", rest) or _tool_mentions(c.raw):
+                    r"node|py|v?\d|ie|windows|legacy|the (?:v\d+|old|legacy)\b)", rest) \
+                or _tool_mentions(c.raw) \
+                or re.search(r"\b(?:in|by|after|until|with)\s+v?\d+\.\d+\b", rest):
+            # "deprecate the v1 endpoints in 3.2 and remove them in 4.0": on a schedule
             return _Hit(c.raw, "decision", 0.75)
         return None
     if verb in ("rip", "ditch", "get rid"):
@@ -1377,7 +1381,8 @@ def _lets_frame(c: _Clause) -> _Hit | None:
             _tool_mentions(rest) or _STANDING_WORDS.search(rest_mask)):
         return None
     if verb in ("keep", "stick") and not re.match(
-            r"(?:keep|stick)\s+(?:to|with|using|it|things|all|the|\S+s\b|`)", rest_mask):
+            r"(?:keep|stick)\s+(?:to|with|using|it|things|all|the|\S+s\b|`|\S+\s+as\s+(?:our|"
+            r"the)\s+(?:only|sole|single|one|default|main|primary)\b)", rest_mask):
         return None
     if verb == "keep" and re.match(r"keep\s+(?:going|it|that|this|at it|on)\b", rest_mask):
         return None
