@@ -1109,3 +1109,18 @@ def test_lets_with_an_adverb_a_schedule_or_a_sole_tool_is_a_decision() -> None:
         "Keep Sentry as our only error tracker, we're cancelling Rollbar."]
     for said in ("let's just keep going", "let's finally fix this bug"):
         assert find_rules(said) == [], said
+
+
+def test_a_rule_led_by_what_it_covers_keeps_it() -> None:
+    """"in every Dockerfile use BuildKit cache mounts ..." is a rule for every Dockerfile, and
+    says so; "going forward" only says it stands."""
+    assert [r.text for r in find_rules(
+        "for you: in every Dockerfile use BuildKit cache mounts "
+        "(`--mount=type=cache,target=/root/.cache/pip`) for the pip installs, and copy the "
+        "lockfile before the source.")] == [
+        "In every Dockerfile, use BuildKit cache mounts "
+        "(`--mount=type=cache,target=/root/.cache/pip`) for the pip installs, and copy the "
+        "lockfile before the source."]
+    assert [r.text for r in find_rules("for every endpoint, please add an OpenAPI example")] \
+        == ["For every endpoint, add an OpenAPI example."]
+    assert [r.text for r in find_rules("going forward use pnpm")] == ["Use pnpm."]

@@ -483,10 +483,12 @@ class _Clause:
     """A sentence being read: the text and its mask stay the same length, so a cut on one is
     the same cut on the other."""
 
-    __slots__ = ("change", "correction", "hedged", "polite", "raw", "standing", "trigger")
+    __slots__ = ("change", "correction", "hedged", "polite", "raw", "scope", "standing",
+                 "trigger")
 
     def __init__(self, raw: str) -> None:
         self.raw = " ".join(raw.split())
+        self.scope = ""  # a lead-in naming what the rule covers ("in every Dockerfile")
         self.standing = False
         self.change = False
         self.polite = False
@@ -525,7 +527,8 @@ _LEAD_SCOPE = re.compile(
     r"in (?:this|our|the) (?:repo|repository|project|codebase|code base|monorepo|team|org|"
     r"company|shop)|around here|over here|here|in general|generally(?: speaking)?|"
     r"as a (?:general )?rule|by convention|as a convention|for all (?:future )?\w+|"
-    r"in all (?:future )?\w+|for everything|for every \w+|everywhere|always|"
+    r"in all (?:future )?\w+|for everything|for (?:every|each) \w+|in (?:every|each) \w+|"
+    r"everywhere|always|"
     r"(?:for|in) (?:all )?(?:new|future) (?:code|files|modules|work|prs|changes))"
     r"(?:\s*[,:;—–-]+\s*|\s+(?=(?:we|you|i|please|use|always|never|don'?t|let'?s|our|can|"
     r"could|would|make|do|no|all|every|pls)\b))")
@@ -592,6 +595,9 @@ def _strip_leads(c: _Clause) -> None:
                         c.standing = True
                     else:
                         continue
+                    if re.match(r"(?:in|for) (?:every|each|all) (?!future\b)\w+$", said):
+                        # what the rule covers, kept in its text
+                        c.scope = c.raw[: len(said)]
                     if _TRAIL_CHANGE.search(said):
                         c.change = True
                 elif flag == "correction":
@@ -2095,6 +2101,8 @@ def _singular(word: str) -> str:
 def _make_rule(hit: _Hit, clause: _Clause, said: str, speaker: str) -> Rule | None:
     """The Rule for a matched sentence: tidy text, replacement, change cue, subject, terms."""
     text = _tidy(hit.body)
+    if clause.scope and clause.scope.lower() not in text.lower():
+        text = _tidy(f"{clause.scope}, {text[:1].lower()}{text[1:]}")
     if len(_words(_mask(text))) < 2 or len(text) > 400:
         return None
     mask = _mask(text)
