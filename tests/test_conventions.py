@@ -1124,3 +1124,16 @@ def test_a_rule_led_by_what_it_covers_keeps_it() -> None:
     assert [r.text for r in find_rules("for every endpoint, please add an OpenAPI example")] \
         == ["For every endpoint, add an OpenAPI example."]
     assert [r.text for r in find_rules("going forward use pnpm")] == ["Use pnpm."]
+
+
+def test_a_lettered_list_inside_a_sentence_is_its_clauses() -> None:
+    """"I'd like you to (a) keep PRs under 400 lines of diff and (b) add screenshots ..." asks
+    for both; "keep the public API of `kenning.client` backwards compatible" names a longer
+    thing to keep."""
+    assert [r.text for r in find_rules(
+        "I'd like you to (a) keep PRs under 400 lines of diff and (b) add screenshots in the "
+        "description for UI changes")] == [
+        "Keep PRs under 400 lines of diff; add screenshots in the description for UI changes."]
+    assert [r.text for r in find_rules("please keep the public API of `kenning.client` backwards "
+                                       "compatible until 2.0")] == [
+        "Keep the public API of `kenning.client` backwards compatible until 2.0."]

@@ -1016,7 +1016,7 @@ def _imperative(c: _Clause, header: str | None) -> _Hit | None:
     elif verb == "keep" and re.match(
             r"\s+(?:the\s+|our\s+|all\s+)?(?!(?:pr|diff|change|commit|function|file|patch|fix|"
             r"message|response|answer|summary|output|reply|explanation|test|branch)\b)"
-            r"(?:[a-z0-9_`x-]+\s+){1,3}(?:small|short|simple|minimal|stable|consistent|"
+            r"(?:[a-z0-9_`x.-]+\s+){1,5}(?:small|short|simple|minimal|stable|consistent|"
             r"backwards?[- ]compatible|clean|focused|flat|lean|tidy|sorted|alphabetical|"
             r"up to date|in sync|green|private|immutable|pure|deterministic|fast|separate|"
             r"under \d+|below \d+|at \d+)\b", m[start:]):
@@ -2683,6 +2683,7 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
     """The standing conventions and decisions stated in one message, in order; chatter,
     questions, hypotheticals, reports and one-off requests are left out. An assistant's
     message yields only decisions it commits to, at lower confidence."""
+    text = _unlisted(text)
     out: list[Rule] = []
     seen: set[str] = set()
     dropped = ""  # a sentence that only drops something ("so scratch the skip(st) rule.")
@@ -2822,6 +2823,15 @@ def _with_referent(rule: Rule, named: str) -> Rule:
     return Rule(rule.kind, f"{rule.text[:at]} ({named}){rule.text[at:]}", rule.said,
                 rule.subject, rule.terms | frozenset(_term_list(named.strip("`"))), rule.change,
                 rule.replaces, rule.confidence)
+
+
+def _unlisted(text: str) -> str:
+    """A list lettered or numbered inside a sentence as clauses: "I'd like you to (a) keep PRs
+    small and (b) add screenshots" -> "I'd like you to keep PRs small; add screenshots"."""
+    if not (re.search(r"\((?:a|1|i)\)\s", text) and re.search(r"\((?:b|2|ii)\)\s", text)):
+        return text
+    text = re.sub(r"\s*\((?:a|1|i)\)\s+", " ", text)
+    return re.sub(r"\s*,?\s*(?:and\s+|or\s+)?\((?:[b-h]|[2-8]|ii|iii|iv|v)\)\s+", "; ", text)
 
 
 def _joined_same_sentence(rules: list[Rule]) -> list[Rule]:
