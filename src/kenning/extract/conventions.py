@@ -460,11 +460,10 @@ _NOT_A_TOPIC = re.compile(
     r"idea|ideas|thought|thoughts|summary|result|results|recap|tl;?dr|edit|heads[- ]up|"
     r"reminder|example|e\.?g|i\.?e|warning|log|logs|output|trace|traceback|stack|diff|"
     r"ticket|task|feature|request|hey|hi|hello|thanks|thank|morning|ok|okay|yes|no|so|"
-    r"well|also|btw|sure|done|step|steps|first|second|then|after|before|result|answer|"
-    r"reason|because|why|what|how|who|when|where|which|is|are|was|were|be|been|has|have|"
-    r"time|story|fun|news|drama|"
-    r"had|do|does|did|can|could|will|would|should|must|need|needs|want|wants|like|"
-    r"see|look|looks|said|says|think|know|got|get|i|we|you|they|it|this|that|my)\b")
+    r"well|also|btw|sure|done|step|steps|first|second|then|after|before|answer|reason|"
+    r"because|why|what|how|who|when|where|which|time|story|fun|drama|is|are|was|were|be|"
+    r"been|has|have|had|do|does|did|can|could|will|would|should|must|need|needs|want|wants|"
+    r"like|see|look|looks|said|says|think|know|got|get|i|we|you|they|it|this|that|my)\b")
 
 
 def _is_header_words(low: str) -> bool:
