@@ -22,15 +22,20 @@ LATER = ("heads-up: the team moved to bun last week, so from now on use bun inst
 CHATTER = ["thanks, that's perfect!", "Always happy to help.", "nice, ship it"]
 
 
+def _session_end(env: dict[str, str], project: Path, t: TranscriptWriter, session: str) -> None:
+    """Write the session's transcript and run the real SessionEnd hook on it."""
+    path = t.write(project / f"{session}.jsonl")
+    result = hook("SessionEnd", payload("SessionEnd", project, session_id=session,
+                                        transcript_path=str(path), reason="other"), env)
+    assert result.returncode == 0 and not result.stderr, result.stderr
+
+
 def _end(env: dict[str, str], project: Path, session: str, *turns: str) -> None:
     t = TranscriptWriter(cwd=str(project), session=session)
     for text in turns:
         t.user(text)
         t.say("On it.")
-    path = t.write(project / f"{session}.jsonl")
-    result = hook("SessionEnd", payload("SessionEnd", project, session_id=session,
-                                        transcript_path=str(path), reason="other"), env)
-    assert result.returncode == 0 and not result.stderr, result.stderr
+    _session_end(env, project, t, session)
 
 
 def _ran(env: dict[str, str], project: Path, session: str, turns: list[str],
@@ -42,10 +47,7 @@ def _ran(env: dict[str, str], project: Path, session: str, turns: list[str],
     for command in commands:
         t.bash(command, passed if "test" in command else "ok\n")
     t.say("Done.")
-    path = t.write(project / f"{session}.jsonl")
-    result = hook("SessionEnd", payload("SessionEnd", project, session_id=session,
-                                        transcript_path=str(path), reason="other"), env)
-    assert result.returncode == 0 and not result.stderr, result.stderr
+    _session_end(env, project, t, session)
 
 
 def _lessons(env: dict[str, str], project: Path) -> list[dict]:
@@ -286,10 +288,7 @@ def test_a_decision_naming_what_it_replaces_ends_the_discovery_that_described_it
           "production.")
     t.user("yes, do it. slower tests are fine if they're honest")
     t.say("Done.")
-    path = t.write(project / "s-2.jsonl")
-    result = hook("SessionEnd", payload("SessionEnd", project, session_id="s-2",
-                                        transcript_path=str(path), reason="other"), env)
-    assert result.returncode == 0 and not result.stderr, result.stderr
+    _session_end(env, project, t, "s-2")
     with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
         now = k.clock()
         [drop] = [m for m in k.list(limit=None, types="decision")
@@ -320,10 +319,7 @@ def test_a_change_whose_edits_take_out_the_old_code_ends_the_decision_that_put_i
            '    return pd.read_csv(path, comment="#", dtype=DTYPES, parse_dates=["ts"])\n')
     t.bash("pytest -q", "6 passed in 0.84s")
     t.say("All green.")
-    path = t.write(project / "s-2.jsonl")
-    result = hook("SessionEnd", payload("SessionEnd", project, session_id="s-2",
-                                        transcript_path=str(path), reason="other"), env)
-    assert result.returncode == 0 and not result.stderr, result.stderr
+    _session_end(env, project, t, "s-2")
     with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
         now = k.clock()
         [back] = [m for m in k.list(limit=None, types="decision")
