@@ -20,7 +20,14 @@ from kenning.extract.conventions import (
     names_something_technical,
     offered_decision,
 )
-from kenning.extract.failures import clip, explanation, read_failure, sentences
+from kenning.extract.failures import (
+    clip,
+    code_names,
+    explanation,
+    naming_sentence,
+    read_failure,
+    sentences,
+)
 from kenning.extract.gitlog import Commit
 from kenning.extract.transcript import ToolCall, Transcript, UserText
 from kenning.outcomes import check_of
@@ -233,29 +240,43 @@ _SLIP_CAUSE = re.compile(r"^(?:my (?:bug|mistake|fault|typo|test|slip)|(?:a |my 
 _FAILURE_PATH = re.compile(r"([\w./-]+\.[a-z]{1,5}):\d+")
 
 
+# The names an error points at: quoted ('onRetry', `items`), or after "undefined:" and
+# "missing method".
+_ERROR_NAME = re.compile(r"[`'‘](\w{3,})[`'’]|\bundefined: (\w{3,})|\bmissing (?:method|field) "
+                         r"`?(\w{3,})")
+
+
 def _own_slip(t: Transcript, before: list[ToolCall], gotcha: Candidate) -> bool:
     """Whether a recovered failure was a slip in code the session had just written, fixed
-    there with no lesson said: the error points into files this session edited before it
-    failed (or names no file), the fix only edited those files and ran nothing else, and the
-    assistant gave no cause or called it its own slip ("My bug: ..."). A missing field, a
+    with no lesson said: the assistant gave no cause or called it its own slip ("My bug:
+    ..."), the fix only edited files (it ran nothing else), and either the error points into
+    files this session edited before it failed (or names no file) and the fix only touched
+    those, or the error names code the session's own edits had just put in or taken out (a
+    field it added that a test's initializer lacks, a name it renamed). A missing field, a
     renamed variable or a lint nit on a new line: nothing a later session needs."""
     extra = gotcha.extra
     cause = extra.get("cause")
     if extra.get("flaky") or (cause and not _SLIP_CAUSE.match(str(cause))):
         return False
-    written = {_rel(c.file_path or "", t.cwd) for c in before
-               if c.ok and c.file_path and c.name in _EDIT_TOOLS}
+    edits = [c for c in before if c.ok and c.file_path and c.name in _EDIT_TOOLS]
+    written = {_rel(c.file_path or "", t.cwd) for c in edits}
     fixed = extra.get("files") or []
-    if not written or not fixed or "ran `" in str(extra.get("fix") or "") \
-            or "instead" in str(extra.get("fix") or ""):
+    fix = str(extra.get("fix") or "")
+    if not written or not fixed or "ran `" in fix:
+        return False
+    error = str(extra.get("error") or "")
+    taken, put = edited_code(edits, whole=False)
+    changed = set(re.findall(r"\w+", f"{taken}\n{put}"))
+    if any(name in changed for found in _ERROR_NAME.findall(error) for name in found if name):
+        return True
+    if "instead" in fix:
         return False
 
     def ours(path: str) -> bool:
         return any(w == path or w.endswith("/" + path) or path.endswith("/" + w)
                    for w in written)
 
-    pointed = _FAILURE_PATH.findall(str(extra.get("error") or ""))
-    return all(map(ours, fixed)) and all(map(ours, pointed))
+    return all(map(ours, fixed)) and all(map(ours, _FAILURE_PATH.findall(error)))
 
 
 # A line that only imports something, in the languages a check's failure names.
@@ -368,6 +389,15 @@ def _gotcha(t: Transcript, failed: ToolCall, passed: ToolCall,
     if cause is None and edits:
         texts = [e for e in t.assistant_texts if failed.line < e.line < passed.line]
         cause = explanation([e.text for e in texts])
+    if cause:
+        # what the fix put in, as the assistant explained it, when the cause left it out
+        taken, put = edited_code(edits, whole=False)
+        new_code = code_names(put) - code_names(taken)
+        if not new_code & code_names(cause):
+            meant = naming_sentence([e.text for e in t.assistant_texts
+                                     if failed.line < e.line < passed.line], new_code)
+            if meant and meant not in cause:
+                cause = f"{cause} {meant}"
     steps = [_change(first_edit[f], t.cwd) for f in files[:3]]
     if len(files) > 3:
         steps.append(f"{len(files) - 3} more files")
@@ -820,8 +850,9 @@ def _about_work(sentence: str) -> bool:
 def stated_work(message: str) -> str | None:
     """The work ``message`` states: from its first sentence that asks for something or names
     something technical, without greetings, small talk before it ("hope your weekend was
-    better than mine, ...") or pleasantries after it; None when it states no work at all
-    ("hi", "thanks, looks great!", "slow day, mostly meetings")."""
+    better than mine, ...") or pleasantries after it; a bare ask ("... can you dig in?") takes
+    the sentences before it along, since they say what it is about. None when it states no
+    work at all ("hi", "thanks, looks great!", "slow day, mostly meetings")."""
     text = message.strip()
     while True:
         m = _GREETING.match(text)
@@ -832,6 +863,9 @@ def stated_work(message: str) -> str | None:
     first = next((i for i, s in enumerate(sentences) if _about_work(s)), None)
     if first is None:
         return None
+    if first and len(sentences[first].split()) <= 6 \
+            and not names_something_technical(sentences[first]):
+        first = 0  # "can you dig in?" asks about what the message said before it
     work = [s for s in sentences[first:] if not _PLEASANTRY.match(s) and re.search(r"\w", s)
             and not _GREETING.fullmatch(s)]
     return " ".join(" ".join(work).split()) or None
@@ -839,10 +873,12 @@ def stated_work(message: str) -> str | None:
 
 def session_summary(t: Transcript, cands: list[Candidate]) -> dict[str, Any] | None:
     """A session_insight (the dict ``Kenning.save_insight`` takes) built from a transcript's
-    candidates, so ``kenning insights`` shows what a session learned with nobody writing it down."""
+    candidates, so ``kenning insights`` shows what a session learned with nobody writing it
+    down. None when it learned nothing: no candidates, or only the project's checks run again
+    ("can you check git status?" and a `make test`)."""
     mine = [c for c in cands if c.provenance.get("via") == "transcript"]
-    if not mine:
-        return None
+    if all(c.kind == "pattern" and c.extra.get("command") for c in mine):
+        return None  # a session that only ran the project's checks again learned nothing new
     by: dict[str, list[str]] = {}
     for c in mine:
         by.setdefault(c.kind, []).append(c.text)
@@ -860,14 +896,13 @@ def session_summary(t: Transcript, cands: list[Candidate]) -> dict[str, Any] | N
     }
 
 
-def code_taken_out(t: Transcript) -> tuple[str, str]:
-    """What the session's edits took out of the code, and everything they put in: the lines of
-    each edit's old text that its new text no longer has, and the new texts of its edits and
-    writes, each joined with quotes made double (``engine='pyarrow'`` and ``engine="pyarrow"``
-    are one spelling)."""
+def edited_code(calls: list[ToolCall], *, whole: bool = True) -> tuple[str, str]:
+    """What the edits and writes among ``calls`` took out of the code, and what they put in:
+    the lines of each edit's old text that its new text no longer has, and its new text
+    (``whole``) or only the lines it added; each joined."""
     removed: list[str] = []
     added: list[str] = []
-    for call in t.calls:
+    for call in calls:
         if call.name == "Write" and isinstance(call.input.get("content"), str):
             added.append(call.input["content"])
             continue
@@ -878,10 +913,18 @@ def code_taken_out(t: Transcript) -> tuple[str, str]:
             if not isinstance(ch, dict):
                 continue
             old, new = str(ch.get("old_string") or ""), str(ch.get("new_string") or "")
-            kept = set(new.splitlines())
+            kept, was = set(new.splitlines()), set(old.splitlines())
             removed += [ln for ln in old.splitlines() if ln.strip() and ln not in kept]
-            added.append(new)
-    return "\n".join(removed).replace("'", '"'), "\n".join(added).replace("'", '"')
+            added += [new] if whole else [ln for ln in new.splitlines() if ln not in was]
+    return "\n".join(removed), "\n".join(added)
+
+
+def code_taken_out(t: Transcript) -> tuple[str, str]:
+    """What the session's edits took out of the code, and everything they put in
+    (``edited_code``), with quotes made double (``engine='pyarrow'`` and ``engine="pyarrow"``
+    are one spelling)."""
+    removed, added = edited_code(t.calls)
+    return removed.replace("'", '"'), added.replace("'", '"')
 
 
 # The code a memory names: a span in backticks, a keyword argument or setting with its value

@@ -308,3 +308,34 @@ def explanation(texts: list[str], limit: int = MAX_CAUSE) -> str | None:
     if not cause.endswith((".", "!", "?", "…")):
         cause += "."
     return clip(cause, limit)
+
+
+# A name that is clearly code: camelCase, snake_case or dotted, six characters or more.
+_CODE_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+MAX_FIX_SENTENCE = 160
+
+
+def code_names(text: str) -> set[str]:
+    """The names in ``text`` that are clearly code (``advanceTimersByTimeAsync``,
+    ``task_always_eager``, ``pd.read_csv``), with each dotted name's last part too."""
+    out: set[str] = set()
+    for name in _CODE_NAME.findall(text):
+        for part in {name, name.rsplit(".", 1)[-1]}:
+            if len(part) >= 6 and ("_" in part.strip("_") or "." in part
+                                   or re.search(r"[a-z][A-Z]", part)):
+                out.add(part)
+    return out
+
+
+def naming_sentence(texts: list[str], names: set[str]) -> str | None:
+    """The first sentence (or clause after a full stop) of ``texts`` that names one of
+    ``names``, the code a fix put in: "jest.advanceTimersByTimeAsync flushes pending promises
+    between timers; it has to be awaited." tells a later session what the fix means, where
+    the first sentence of the explanation often only says what went wrong."""
+    if not names:
+        return None
+    for sentence in sentences(texts):
+        for piece in re.split(r"(?<=[.!?])\s+", sentence):
+            if len(piece) <= MAX_FIX_SENTENCE and names & code_names(piece):
+                return piece if piece.endswith((".", "!", "?")) else piece + "."
+    return None
