@@ -2800,15 +2800,29 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
 # A rule whose object is a bare "one" or "it" ("every command that writes files should have
 # one"), and the names a message gives before it (a flag, or code in backticks).
 _BARE_OBJECT = re.compile(r"\b(?:have|has|get|gets|add|adds|use|uses|need|needs|support|"
-                          r"supports|take|takes|keep|keeps|ship|ships|expose|exposes)\s+"
-                          r"(?P<it>one|it)\b(?!\s+(?:of|more|that|which|who|is|was)\b)")
+                          r"supports|take|takes|keep|keeps|ship|ships|expose|exposes|run|"
+                          r"runs)\s+"
+                          r"(?P<it>one|it)\b(?!\s+(?:of|more|that|which|who|is|was)\b)", re.I)
 _NAMED_THING = re.compile(r"(?<![\w-])--[a-z][\w-]+|`[^`\n]{2,40}`")
 
 
+# A tool made part of how the team works: "can we make attw part of the routine?", "add
+# shellcheck to CI".
+_MADE_ROUTINE = re.compile(
+    r"\bmak(?:e|es|ing)\s+(?P<made>[\w@./-]{2,40})\s+(?:a\s+)?part of\b|\badd(?:s|ing)?\s+"
+    r"(?P<added>[\w@./-]{2,40})\s+to\s+(?:the\s+|our\s+)?(?:routine|ci|checks|pipeline|"
+    r"workflow|release|checklist|pre-commit)\b", re.I)
+
+
 def _last_named(sentence: str) -> str | None:
-    """The flag or code a sentence names last ("ingest needs a --dry-run" -> ``--dry-run``)."""
+    """The flag or code a sentence names last ("ingest needs a --dry-run" -> ``--dry-run``),
+    or else the tool it makes part of the routine ("can we make attw part of the routine?" ->
+    ``attw``)."""
     found = _NAMED_THING.findall(sentence)
-    return found[-1] if found else None
+    if found:
+        return found[-1]
+    made = _MADE_ROUTINE.search(sentence)
+    return (made.group("made") or made.group("added")) if made else None
 
 
 def _with_referent(rule: Rule, named: str) -> Rule:
