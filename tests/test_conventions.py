@@ -1137,3 +1137,14 @@ def test_a_lettered_list_inside_a_sentence_is_its_clauses() -> None:
     assert [r.text for r in find_rules("please keep the public API of `kenning.client` backwards "
                                        "compatible until 2.0")] == [
         "Keep the public API of `kenning.client` backwards compatible until 2.0."]
+
+
+def test_run_it_after_making_a_tool_part_of_the_routine_names_the_tool() -> None:
+    """"can we make attw part of the routine? run it on the packed tarball before every
+    publish": the rule alone would not say what to run."""
+    [rule] = find_rules("love it. can we make attw part of the routine? run it on the packed "
+                        "tarball before every publish from now on, so this never comes back.")
+    assert rule.text == "Run it (attw) on the packed tarball before every publish."
+    assert "attw" in rule.terms
+    [plain] = find_rules("run it on the packed tarball before every publish from now on")
+    assert "(" not in plain.text

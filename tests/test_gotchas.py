@@ -641,3 +641,79 @@ def test_a_slip_in_code_the_session_just_wrote_is_not_a_gotcha() -> None:
     assert "Cause: The client tests set the package-level retry delay" in kept.text
     [untouched] = failed_then_passed(parsed(_slip_session(None, edited_first=False)))
     assert "undefined: retryWaitMin" in untouched.text
+
+
+RUST_MISSING_FIELD = ("error[E0063]: missing field `items` in initializer of `AppState`\n"
+                      " --> tests/api.rs:9:30\n  |\n9 |     let state = AppState { pool };\n"
+                      "  |                 ^^^^^^^^ missing `items`\n\n"
+                      "error: could not compile `stockroom` (test \"api\") due to 1 previous "
+                      "error")
+
+
+def _new_field_session(added: str) -> TranscriptWriter:
+    t = TranscriptWriter(cwd="/tmp/p")
+    t.user("cache items in memory for a minute, the scanner app hammers GET /items")
+    t.edit("/tmp/p/src/main.rs", "pub struct AppState {\n    pub pool: PgPool,\n}\n",
+           f"pub struct AppState {{\n    pub pool: PgPool,\n    pub {added}: Cache,\n}}\n")
+    t.bash("cargo test", RUST_MISSING_FIELD, ok=False)
+    t.edit("/tmp/p/tests/api.rs", "let state = AppState { pool };\n",
+           "let state = AppState { pool, items: Cache::new(60) };\n")
+    t.bash("cargo test", "test result: ok. 6 passed; 0 failed; 0 ignored")
+    return t
+
+
+def test_an_error_naming_code_the_session_just_changed_is_its_own_slip() -> None:
+    """A field the session added that a test's initializer now lacks fails in a file the
+    session never touched, and the fix goes there: still the session's own slip, not a
+    gotcha. The same failure naming code the session did not change is a gotcha."""
+    assert failed_then_passed(parsed(_new_field_session("items"))) == []
+    [kept] = failed_then_passed(parsed(_new_field_session("cache")))
+    assert "missing field `items`" in kept.text
+
+
+def test_the_cause_keeps_the_sentence_naming_what_the_fix_put_in() -> None:
+    """The first sentence of an explanation often only says what went wrong; the sentence
+    naming the code the fix put in says what a later session must do."""
+    t = TranscriptWriter(cwd="/tmp/rw")
+    t.user("switch the retry tests to fake timers")
+    t.edit("/tmp/rw/test/retry.test.ts", "  it(", "  beforeEach(() => jest.useFakeTimers());\n"
+           "  it(")
+    t.bash("npx jest test/retry.test.ts", "● retry › retries until fn succeeds\n\n"
+           '    thrown: "Exceeded timeout of 5000 ms for a test.\n\nTests:       1 failed, '
+           "3 passed, 4 total", ok=False)
+    t.say("jest.advanceTimersByTime is synchronous. When it runs, retry() hasn't scheduled its "
+          "sleep yet, so the test hangs until jest's 5s timeout. "
+          "jest.advanceTimersByTimeAsync flushes pending promises between timers; it has to "
+          "be awaited.")
+    t.edit("/tmp/rw/test/retry.test.ts", "    jest.advanceTimersByTime(1500);\n",
+           "    await jest.advanceTimersByTimeAsync(1500);\n")
+    t.bash("npx jest test/retry.test.ts", "Tests:       4 passed, 4 total")
+    [gotcha] = failed_then_passed(parsed(t))
+    assert gotcha.extra["cause"] == (
+        "jest.advanceTimersByTime is synchronous. jest.advanceTimersByTimeAsync flushes "
+        "pending promises between timers; it has to be awaited.")
+
+
+def test_a_session_that_only_ran_the_checks_again_has_no_insight() -> None:
+    """"can you check git status?" and a green `make test`: the command is remembered on its
+    own; a session note would only repeat the question."""
+    t = TranscriptWriter(cwd=CWD, session="s-4")
+    t.user("can you check git status? I think I left something uncommitted on friday")
+    t.bash("git status", "nothing to commit, working tree clean")
+    t.bash("make test", "ok  \torders/internal/api\t0.210s")
+    tr = parsed(t)
+    cands = patterns(tr, [])
+    assert cands and all(c.kind == "pattern" for c in cands)
+    assert session_summary(tr, cands) is None
+
+
+def test_a_bare_ask_takes_the_problem_its_message_told_before_it() -> None:
+    t = TranscriptWriter(cwd=CWD, session="s-5")
+    t.user("ugh. two problems with the paging. one: page 300 and beyond takes 9 seconds. "
+           "two: people scrolling see the same order twice. can you dig in?")
+    for rec in ledger_session("s-5").lines[1:]:
+        t.lines.append(rec)
+    tr = parsed(t)
+    insight = session_summary(tr, failed_then_passed(tr))
+    assert insight is not None
+    assert insight["task"].startswith("ugh. two problems with the paging. one: page 300")
