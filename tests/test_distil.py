@@ -226,6 +226,19 @@ def test_a_kept_user_turn_gets_no_track_record(kk: Kenning, clock: Clock) -> Non
     assert track_records(kk) == []  # what was said is history, not a rule that held up
 
 
+def test_a_project_command_gets_no_track_record(kk: Kenning, clock: Clock) -> None:
+    """A test command is judged by the checks that follow it, which are its own runs: its
+    record would only say that it passed when it passed."""
+    command = kk.remember("Project test command: `make test` (worked in a session)",
+                          type="pattern", metadata={"command": "make test"})
+    rule = kk.remember("Always thread r.Context() into the store calls", type="preference")
+    for n in range(3):
+        session(kk, f"s{n}", command.id, clock() + n * DAY, passed=True)
+        session(kk, f"t{n}", rule.id, clock() + n * DAY, passed=True)
+    kk.consolidate()
+    assert [r.metadata["subject"] for r in track_records(kk)] == [rule.id]
+
+
 def test_the_user_turn_that_stated_a_replaced_rule_ends_with_it(kk: Kenning) -> None:
     said = "let's keep paging dumb: limit and offset query params, the app thinks in pages"
     where = {"via": "transcript", "session_id": "s-1", "lines": [4]}
