@@ -1148,3 +1148,21 @@ def test_run_it_after_making_a_tool_part_of_the_routine_names_the_tool() -> None
     assert "attw" in rule.terms
     [plain] = find_rules("run it on the packed tarball before every publish from now on")
     assert "(" not in plain.text
+
+
+def test_how_one_thing_of_the_product_should_behave_is_the_work_not_a_rule() -> None:
+    """A requirement for one command or function is what was asked for this time; a rule
+    holds beyond one thing (a kind of thing, "always", a tool)."""
+    for said in ("deploy should refuse to start without a token: fail fast with a clear error "
+                 "before any network call.",
+                 "when it aborts, retry should stop right away, even in the middle of a delay.",
+                 "`retry(fn, { signal })` should stop retrying as soon as the signal aborts.",
+                 "the station list should come from a stations.yaml next to stations.py "
+                 "instead of the dict."):
+        assert find_rules(said) == [], said
+    for said, text in (("handlers should always return JSON errors",
+                        "Handlers should always return JSON errors."),
+                       ("the app must stay ESM-only", "The app must stay ESM-only."),
+                       ("the linter should be ruff instead of flake8",
+                        "The linter should be ruff instead of flake8.")):
+        assert [r.text for r in find_rules(said)] == [text]

@@ -2794,7 +2794,35 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
                 seen.add(key)
                 out.append(rule)
                 prev_found.append(rule)
-    return _joined_same_sentence(_joined_references(_joined_changes(out)))
+    return [r for r in _joined_same_sentence(_joined_references(_joined_changes(out)))
+            if not _feature_spec(r)]
+
+
+# How one thing the product makes should behave: "the FastAPI title should be 'orderdesk
+# API'", "deploy should refuse to start without a token", "when it aborts, retry should stop
+# right away". The work asked for, not a way of working.
+_ONE_THING_SHOULD = re.compile(
+    r"^(?:when [^,]{1,60},\s*)?(?P<subj>the\s+(?:[\w'.-]+\s+){0,3}?[\w'.-]+|`[^`]+`|"
+    r"[a-z][\w-]*)\s+(?:should|must|needs? to|has to)\s+(?P<rest>.+)$", re.I)
+_HOLDS_ON = re.compile(r"^(?:always|never|only|stay|stays|remain|keep|be kept|follow|use|"
+                       r"not\b)|\b(?:always|never|from now on|going forward|by default|"
+                       r"every time|each time|in new \w+|whenever)\b", re.I)
+_WHOLE_PROJECT = re.compile(r"\b(?:api|apis|code|codebase|repo|project|app|library|lib|package|"
+                            r"cli|service|style|formatting|config|build|ci|pipeline|"
+                            r"changelog|docs|readme|team)$", re.I)
+
+
+def _feature_spec(rule: Rule) -> bool:
+    """Whether ``rule`` only says how one thing of the product should behave, with nothing
+    that makes it hold beyond that thing: no "always" or "from now on", no tool named, and its
+    subject one thing, not a kind of thing or the whole project."""
+    found = _ONE_THING_SHOULD.match(rule.text)
+    if found is None or _tool_mentions(rule.text):
+        return False  # "the linter should be ruff instead of flake8" is how the team works
+    subj = found.group("subj")
+    last = subj.split()[-1].strip("`'")
+    return not (_is_plural(last) or _WHOLE_PROJECT.search(subj) or _HOLDS_ON.search(
+        found.group("rest")) or _STANDING_WORDS.search(subj) or subj.lower() in _PRONOUNS)
 
 
 # A rule whose object is a bare "one" or "it" ("every command that writes files should have
