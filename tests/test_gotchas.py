@@ -364,6 +364,8 @@ def test_a_missing_import_added_is_not_a_gotcha_but_a_changed_one_is() -> None:
     ("make test", False), ("go test -race ./...", False), ("uv run pytest -q", False),
     ("env -u DATABASE_URL cargo nextest run", False), ("pnpm test:e2e", False),
     ("pnpm typecheck", True), ("npm run typecheck", True), ("pnpm typecheck:strict", False),
+    ("npx jest", True), ("npx vitest run", True), ("npx jest --coverage", False),
+    ("cargo build --release", True), ("cargo +1.74 check --all-targets", False),
 ])
 def test_a_check_in_its_plain_form_is_told_apart(command: str, plain: bool) -> None:
     """What any agent runs unprompted is not worth a memory; a wrapper, another runner, an

@@ -569,6 +569,8 @@ _PLAIN_CHECKS = frozenset({
     "mypy src", "golangci-lint run", "golangci-lint run ./...", "eslint .", "npx eslint .",
     "npm run typecheck", "pnpm typecheck", "pnpm run typecheck", "yarn typecheck",
     "npm run format", "pnpm format", "pnpm run format", "yarn format", "npx tsc",
+    "npx jest", "npx vitest", "npx vitest run", "npx playwright test", "cargo build --release",
+    "npx prettier --check .", "npx prettier --write .",
 })
 # Flags that change how much a check prints or whether it reuses cached results, not what it
 # checks.
