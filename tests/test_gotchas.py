@@ -134,6 +134,11 @@ def test_without_an_explanation_the_gotcha_has_no_cause_and_a_retry_is_flaky() -
     (flaky,) = failed_then_passed(parsed(t))
     assert flaky.confidence == 0.55 and flaky.extra["flaky"] is True
     assert "(flaky?)" in flaky.text and "● api › times out" in flaky.text
+    t = TranscriptWriter()
+    t.bash("docker compose up -d db", "Cannot connect to the Docker daemon at "
+           "unix:///var/run/docker.sock. Is the docker daemon running?", ok=False)
+    t.bash("docker compose up -d db", "Container stockroom-db-1  Started")
+    assert failed_then_passed(parsed(t)) == []  # the machine was starting: not a lesson
 
 
 RUST = """   Compiling calc v0.1.0 (/tmp/calc)

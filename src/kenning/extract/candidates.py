@@ -201,8 +201,9 @@ def _src(t: Transcript, lines: list[int]) -> dict[str, Any]:
 def failed_then_passed(t: Transcript) -> list[Candidate]:
     """One gotcha per recovered failure: a command that failed and later passed (itself or a
     sibling doing the same task). With edits or other commands in between, the gotcha holds
-    the error, the cause the assistant gave and the fix; after a plain retry it is a
-    low-confidence flaky note."""
+    the error, the cause the assistant gave and the fix; after a plain retry of a check (a
+    test, build or lint run) it is a low-confidence flaky note, and of any other command
+    nothing."""
     out: list[Candidate] = []
     calls = [c for c in t.calls if c.ok is not None]
     open_fail: dict[int, ToolCall] = {}
@@ -225,6 +226,9 @@ def failed_then_passed(t: Transcript) -> list[Candidate]:
             if _only_imports(calls[j + 1 : i]):
                 continue  # a missing import, added: nothing a later session needs to be told
             gotcha = _gotcha(t, failed, call, calls[j + 1 : i])
+            if gotcha.extra.get("flaky") and check_of(failed.command) is None:
+                continue  # `docker compose up` working the second time: the machine was
+                # starting, nothing about the project
             if not _own_slip(t, calls[:j], gotcha):
                 out.append(gotcha)
     return out
