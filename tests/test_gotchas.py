@@ -141,6 +141,20 @@ def test_without_an_explanation_the_gotcha_has_no_cause_and_a_retry_is_flaky() -
     assert failed_then_passed(parsed(t)) == []  # the machine was starting: not a lesson
 
 
+def test_a_file_moved_with_git_is_the_fix_not_a_flaky_retry() -> None:
+    t = TranscriptWriter()
+    t.bash("npx jest", "Error: Jest: Failed to load ESM at /p/jest.config.js\nReferenceError: "
+           "module is not defined in ES module scope", ok=False)
+    t.say("package.json now says \"type\": \"module\", so jest.config.js loads as ESM and "
+          "module.exports is not defined. Renaming it to jest.config.cjs fixes that.")
+    t.bash("git status", "On branch main")
+    t.bash("git mv jest.config.js jest.config.cjs", "")
+    t.bash("npx jest", "Tests:       6 passed, 6 total")
+    [gotcha] = failed_then_passed(parsed(t))
+    assert not gotcha.extra.get("flaky")
+    assert "ran `git mv jest.config.js jest.config.cjs`" in gotcha.text
+
+
 RUST = """   Compiling calc v0.1.0 (/tmp/calc)
 error[E0308]: mismatched types
  --> src/main.rs:{n}:18

@@ -51,6 +51,21 @@ _RUN_WRAPPERS = {"uv", "poetry", "pipenv", "pdm", "hatch", "rye"}
 _EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 _READ_ONLY = {"ls", "cat", "head", "tail", "grep", "rg", "find", "pwd", "echo", "which", "wc",
               "git", "sed", "awk", "less", "tree", "stat", "file", "diff"}
+# git sub-commands that change the working tree: `git mv jest.config.js jest.config.cjs` is a
+# fix like an edit.
+_GIT_WRITES = frozenset({"mv", "rm", "restore", "checkout", "apply", "stash", "reset", "revert",
+                         "cherry-pick", "merge", "rebase", "pull", "switch"})
+
+
+def read_only(command: str) -> bool:
+    """Whether a shell line only looks at the project (``git status``, ``grep``) rather than
+    changing it (``git mv``, ``sed -i``)."""
+    tool, sub = command_key(command)
+    if tool == "git":
+        return sub not in _GIT_WRITES
+    if tool == "sed":
+        return not any(t.startswith("-i") for t in _tokens(main_segment(command)))
+    return tool in _READ_ONLY
 _DECISION = re.compile(
     r"\b(switch(?:ed|es)? (?:to|from)|migrat(?:e|ed|es) (?:to|from)|replac(?:e|ed|es) \S+.* with|"
     r"use[sd]? .+ instead of|in favou?r of|adopt(?:ed|s)?|decid(?:e|ed)|chose|choose|"
@@ -212,7 +227,7 @@ def failed_then_passed(t: Transcript) -> list[Candidate]:
             continue
         key = command_key(call.command)
         if not call.ok:
-            if key[0] in _READ_ONLY or any(
+            if read_only(call.command) or any(
                     same_task(command_key(calls[j].command), key)
                     or same_check(calls[j].command, call.command) for j in open_fail):
                 continue
@@ -295,7 +310,7 @@ def _only_imports(between: list[ToolCall]) -> bool:
     pydantic import validator`` to ``field_validator``) may be a lesson and is not this."""
     edits = [c for c in between if c.ok and c.file_path and c.name in _EDIT_TOOLS]
     if not edits or any(c.ok and c.name == "Bash" and c.command
-                        and command_key(c.command)[0] not in _READ_ONLY for c in between):
+                        and not read_only(c.command) for c in between):
         return False
     for edit in edits:
         if edit.name not in ("Edit", "MultiEdit"):
@@ -366,7 +381,7 @@ def _gotcha(t: Transcript, failed: ToolCall, passed: ToolCall,
     first_edit = {_rel(c.file_path or "", t.cwd): c for c in reversed(edits)}
     files = list(dict.fromkeys(_rel(c.file_path or "", t.cwd) for c in edits))
     ran = [main_segment(c.command) for c in between if c.ok and c.name == "Bash" and c.command
-           and command_key(c.command)[0] not in _READ_ONLY
+           and not read_only(c.command)
            and not same_task(command_key(c.command), command_key(failed.command))
            and not same_check(c.command, failed.command)]
     meta: dict[str, Any] = {
