@@ -589,12 +589,15 @@ def test_an_aside_for_the_task_at_hand_is_not_a_rule() -> None:
                       "test/retry.test.ts, no need for the whole suite every time.") == []
 
 
-def test_a_change_in_the_first_clause_is_found_beside_the_rule_after_it() -> None:
-    texts = [r.text for r in find_rules(
+def test_a_change_in_the_first_clause_and_the_rule_after_it_on_its_subject_are_one() -> None:
+    """Both halves are about the package manager: apart, "make sure npm never recreates
+    package-lock.json" would not say what to use instead."""
+    [rule] = find_rules(
         "so from now on it's pnpm install / pnpm test etc, and please make sure npm never "
-        "recreates package-lock.json")]
-    assert texts == ["From now on it's pnpm install / pnpm test etc.",
-                     "Make sure npm never recreates package-lock.json."]
+        "recreates package-lock.json")
+    assert rule.text == ("From now on it's pnpm install / pnpm test etc; make sure npm never "
+                         "recreates package-lock.json.")
+    assert rule.change
 
 
 def test_code_blocks_paths_and_emoji_do_not_break_sentences() -> None:

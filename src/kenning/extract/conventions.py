@@ -2889,13 +2889,14 @@ def _joined_same_sentence(rules: list[Rule]) -> list[Rule]:
                            prev.change or rule.change, prev.replaces or rule.replaces,
                            max(prev.confidence, rule.confidence))
             continue
-        if (prev is not None and prev.said == rule.said and prev.subject
-                and prev.subject == rule.subject and not (prev.change or rule.change)):
+        if (prev is not None and (prev.said in rule.said or rule.said in prev.said)
+                and prev.subject and prev.subject == rule.subject
+                and not (prev.change and rule.change)):
             kind: Literal["convention", "decision"] = (
                 "decision" if "decision" in (prev.kind, rule.kind) else "convention")
             out[-1] = Rule(kind, prev.text.rstrip(".") + "; " + rule.text[:1].lower()
                            + rule.text[1:], prev.said, prev.subject, prev.terms | rule.terms,
-                           False, prev.replaces or rule.replaces,
+                           prev.change or rule.change, prev.replaces or rule.replaces,
                            max(prev.confidence, rule.confidence))
             continue
         out.append(rule)
