@@ -738,3 +738,21 @@ def test_a_bare_ask_takes_the_problem_its_message_told_before_it() -> None:
     insight = session_summary(tr, failed_then_passed(tr))
     assert insight is not None
     assert insight["task"].startswith("ugh. two problems with the paging. one: page 300")
+
+
+def test_a_narrowed_command_the_user_gave_is_the_project_command() -> None:
+    """"the way to run them is: ... go test -tags=integration ./internal/db/...": a run on one
+    directory is the project's command when the user dictated it, spelled as they gave it."""
+    url = "postgres://orders:orders@localhost:5433/orders_test?sslmode=disable"
+    t = TranscriptWriter(cwd="/tmp/p")
+    t.user("could you write integration tests for the sqlc queries? the way to run them is: "
+           f"compose postgres up, then\n\nTEST_DATABASE_URL={url} go test -tags=integration "
+           "./internal/db/...\n\nthe compose db listens on 5433.")
+    t.bash(f"TEST_DATABASE_URL='{url}' go test -count=3 -tags=integration ./internal/db/...",
+           "ok  \torders/internal/db\t0.412s")
+    t.bash(f"TEST_DATABASE_URL='{url}' go test -tags=integration ./internal/db/...",
+           "ok  \torders/internal/db\t0.398s")
+    t.bash("go test ./internal/api/...", "ok  \torders/internal/api\t0.101s")
+    [command] = patterns(parsed(t), [])
+    assert command.extra["command"] == (
+        f"TEST_DATABASE_URL='{url}' go test -tags=integration ./internal/db/...")

@@ -542,13 +542,32 @@ def _known_tools() -> frozenset[str]:
 _KNOWN_TOOLS = _known_tools()
 
 
+def _words_of(text: str) -> list[str]:
+    """``text`` as shell words, quotes and backticks taken off."""
+    words = (re.sub(r"[`'\"]", "", w) for w in text.split())
+    return [w for w in words if w]
+
+
+def _dictated(part: str, said: list[list[str]]) -> bool:
+    """Whether a user message gives the command ``part`` word for word (quotes, and flags
+    that only change how much it prints, aside)."""
+    words = [w for w in _words_of(part) if w not in _QUIET_FLAGS
+             and not re.fullmatch(r"-count=\d+", w)]
+    n = len(words)
+    return n >= 2 and any(words == msg[i:i + n] for msg in said
+                          for i in range(len(msg) - n + 1))
+
+
 def patterns(t: Transcript, prefs: list[Candidate]) -> list[Candidate]:
     """The project's check commands (test, build, lint, typecheck, format) that worked, one per
     suite in its latest spelling, minus tools the user corrected away from. A run narrowed to
-    one test or file (``-k``, ``-run``, ``::``, a path) is not the project's command."""
+    one test or file (``-k``, ``-run``, ``::``, a path) is not the project's command, unless
+    the user gave that very command ("the way to run them is: ... go test -tags=integration
+    ./internal/db/..."); a command the user gave is spelled as they gave it."""
     preferred = {p.extra["tool"] for p in prefs if p.extra.get("tool")}
     ruled_out = {tool for pref in preferred for tool in family(pref) if tool != pref}
     ruled_out |= {p.extra["avoid"] for p in prefs if p.extra.get("avoid")}
+    said = [_words_of(u.text) for u in t.user_texts]
     seen: dict[str, tuple[str, list[tuple[ToolCall, str]]]] = {}
     for c in t.calls:
         if c.name != "Bash" or not c.ok or not c.command:
@@ -558,13 +577,15 @@ def patterns(t: Transcript, prefs: list[Candidate]) -> list[Candidate]:
         for part in _segments(c.command):
             check = check_of(part)
             key = command_key(part)
-            if check is None or key[0] in ruled_out or _NARROWED.search(part):
+            if check is None or key[0] in ruled_out or (
+                    _NARROWED.search(part) and not _dictated(part, said)):
                 continue
             kind, runs = seen.get(check.suite, (check.kind, []))
             seen[check.suite] = (kind, [*runs, (c, part)])
     out = []
     for kind, runs in seen.values():
-        cmd = runs[-1][1]
+        given = [part for _, part in runs if _dictated(part, said)]
+        cmd = min(given, key=len) if given else runs[-1][1]
         out.append(Candidate(
             "pattern", _clip(f"Project {kind} command: `{cmd}` (worked in a session)"),
             "pattern", "project-patterns", min(0.8, 0.6 + 0.1 * (len(runs) - 1)), "pattern",
