@@ -1169,3 +1169,11 @@ def test_how_one_thing_of_the_product_should_behave_is_the_work_not_a_rule() -> 
                        ("the linter should be ruff instead of flake8",
                         "The linter should be ruff instead of flake8.")):
         assert [r.text for r in find_rules(said)] == [text]
+
+
+def test_what_not_to_do_right_after_what_to_do_on_its_subject_is_one_rule() -> None:
+    [rule] = find_rules("and going forward, any logging goes through zerolog, using the "
+                        "request-scoped logger. I don't want to see log.Printf in new code.")
+    assert rule.text == ("Any logging goes through zerolog, using the request-scoped logger; "
+                         "I don't want to see log.Printf in new code.")
+    assert len(find_rules("tests go in tests/. never commit the .env file.")) == 2

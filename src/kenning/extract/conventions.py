@@ -2101,7 +2101,7 @@ def _make_rule(hit: _Hit, clause: _Clause, said: str, speaker: str) -> Rule | No
     """The Rule for a matched sentence: tidy text, replacement, change cue, subject, terms."""
     text = _tidy(hit.body)
     if clause.scope and clause.scope.lower() not in text.lower():
-        text = _tidy(f"{clause.scope}, {text[:1].lower()}{text[1:]}")
+        text = _tidy(f"{clause.scope}, {_lower_first(text)}")
     if len(_words(_mask(text))) < 2 or len(text) > 400:
         return None
     mask = _mask(text)
@@ -2759,7 +2759,7 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
             # "find things the way a user would, getByRole, getByLabel. no CSS selectors": what
             # not to do, said right after what to do, belongs with it
             no = found[0]
-            out[-1] = _extended(out[-1], f"; {no.text[:1].lower()}{no.text[1:]}", piece.raw,
+            out[-1] = _extended(out[-1], f"; {_lower_first(no.text)}", piece.raw,
                                 no.terms, no.confidence)
             seen.add(out[-1].text.lower())
             found = []
@@ -2875,27 +2875,41 @@ def _unlisted(text: str) -> str:
     return re.sub(r"\s*,?\s*(?:and\s+|or\s+)?\((?:[b-h]|[2-8]|ii|iii|iv|v)\)\s+", "; ", text)
 
 
+def _lower_first(text: str) -> str:
+    """``text`` to follow a semicolon: its first letter lower case, unless it starts a word
+    that keeps its capital ("I", "CI", "TSDoc")."""
+    first = re.match(r"[\w']+", text)
+    if first and (re.fullmatch(r"I(?:'\w+)?", first.group()) or re.search(
+            r"[A-Z]", first.group()[1:])):
+        return text
+    return text[:1].lower() + text[1:]
+
+
 def _joined_same_sentence(rules: list[Rule]) -> list[Rule]:
     """Two rules read from one sentence about one subject ("this repo is pnpm only, please
-    don't ever run npm or yarn in here") joined: one rule said two ways, kept whole. So are a
-    default and the option that leaves it ("CSV is the default output; keep parquet behind
-    `--format parquet`"): apart, neither says what the other one means."""
+    don't ever run npm or yarn in here") joined: one rule said two ways, kept whole. So are
+    what to do and, right after it, what not to do on the same subject ("any logging goes
+    through zerolog ... I don't want to see log.Printf in new code"), and a default and the
+    option that leaves it ("CSV is the default output; keep parquet behind `--format
+    parquet`"): apart, neither says what the other one means."""
     out: list[Rule] = []
     for rule in rules:
         prev = out[-1] if out else None
         if prev is not None and _default_and_option(prev, rule):
-            out[-1] = Rule(prev.kind, prev.text.rstrip(".") + "; " + rule.text[:1].lower()
-                           + rule.text[1:], rule.said, prev.subject, prev.terms | rule.terms,
+            out[-1] = Rule(prev.kind, prev.text.rstrip(".") + "; " + _lower_first(rule.text),
+                           rule.said, prev.subject, prev.terms | rule.terms,
                            prev.change or rule.change, prev.replaces or rule.replaces,
                            max(prev.confidence, rule.confidence))
             continue
-        if (prev is not None and (prev.said in rule.said or rule.said in prev.said)
-                and prev.subject and prev.subject == rule.subject
-                and not (prev.change and rule.change)):
+        if (prev is not None and prev.subject and prev.subject == rule.subject and (
+                ((prev.said in rule.said or rule.said in prev.said)
+                 and not (prev.change and rule.change))
+                or (not (prev.change or rule.change) and _facts(prev.text).positive
+                    and not _facts(rule.text).positive))):
             kind: Literal["convention", "decision"] = (
                 "decision" if "decision" in (prev.kind, rule.kind) else "convention")
-            out[-1] = Rule(kind, prev.text.rstrip(".") + "; " + rule.text[:1].lower()
-                           + rule.text[1:], prev.said, prev.subject, prev.terms | rule.terms,
+            out[-1] = Rule(kind, prev.text.rstrip(".") + "; " + _lower_first(rule.text), prev.said,
+                           prev.subject, prev.terms | rule.terms,
                            prev.change or rule.change, prev.replaces or rule.replaces,
                            max(prev.confidence, rule.confidence))
             continue
@@ -2979,7 +2993,7 @@ def _about(rule: Rule, topic: str) -> Rule:
     """``rule`` led by the topic it was said about, unless its text names it already."""
     if _stem(topic.split()[-1].lower()) in {_stem(w) for w in _term_list(rule.text)}:
         return rule
-    text = f"{topic[:1].upper()}{topic[1:]}: {rule.text[:1].lower()}{rule.text[1:]}"
+    text = f"{topic[:1].upper()}{topic[1:]}: {_lower_first(rule.text)}"
     return Rule(rule.kind, text, rule.said, rule.subject, rule.terms | frozenset(
         _term_list(topic)), rule.change, rule.replaces, rule.confidence)
 
@@ -3021,8 +3035,8 @@ def _joined_references(rules: list[Rule]) -> list[Rule]:
                     if rule.said in prev.said else f"{prev.said} {rule.said}")
             kind: Literal["convention", "decision"] = (
                 "decision" if "decision" in (prev.kind, rule.kind) else "convention")
-            out[-1] = Rule(kind, prev.text.rstrip(".") + "; " + rule.text[:1].lower()
-                           + rule.text[1:], _clip(said, MAX_SAID), prev.subject,
+            out[-1] = Rule(kind, prev.text.rstrip(".") + "; " + _lower_first(rule.text),
+                           _clip(said, MAX_SAID), prev.subject,
                            prev.terms | rule.terms, prev.change or rule.change,
                            prev.replaces or rule.replaces, max(prev.confidence, rule.confidence))
             continue
@@ -3053,7 +3067,7 @@ def _joined_changes(rules: list[Rule]) -> list[Rule]:
             dropped = re.sub(r"^[^:;]{1,60}:\s+(?=(?:scratch|drop|ditch|rip out|get rid of|"
                              r"no more|stop|(?:we )?no longer|we stop|we don'?t)\b)", "",
                              stop.text, flags=re.I)
-            text = nxt.text.rstrip(".") + "; " + dropped[:1].lower() + dropped[1:]
+            text = nxt.text.rstrip(".") + "; " + _lower_first(dropped)
             said = stop.said if nxt.said in stop.said else f"{stop.said} {nxt.said}"
             kind: Literal["convention", "decision"] = (
                 "decision" if "decision" in (stop.kind, nxt.kind) else "convention")
