@@ -756,3 +756,21 @@ def test_a_narrowed_command_the_user_gave_is_the_project_command() -> None:
     [command] = patterns(parsed(t), [])
     assert command.extra["command"] == (
         f"TEST_DATABASE_URL='{url}' go test -tags=integration ./internal/db/...")
+
+
+def test_a_rule_said_while_agreeing_keeps_the_approach_agreed() -> None:
+    """"do it, switch to keyset with a next_cursor": what keyset means here is in the
+    assistant's proposal, so the memory keeps the sentence of it that the rule is about."""
+    t = TranscriptWriter(cwd="/tmp/p")
+    t.user("page 300 takes 9 seconds and people see the same order twice. can you dig in?")
+    t.say("OFFSET makes Postgres walk every skipped row. Keyset pagination fixes both: sort by "
+          "(created_at, id) and ask for rows strictly before the last one the client saw, "
+          "handed back as an opaque cursor.")
+    t.user("do it, switch to keyset with a next_cursor in the response.")
+    [rule] = preferences(parsed(t))
+    assert rule.text == (
+        "Switch to keyset with a next_cursor in the response.\n(the approach agreed: \"Keyset "
+        "pagination fixes both: sort by (created_at, id) and ask for rows strictly before the "
+        "last one the client saw, handed back as an opaque cursor.\")")
+    t.user("also, use keyset for the customers list.")
+    assert "approach agreed" not in preferences(parsed(t))[-1].text  # no yes, no approach

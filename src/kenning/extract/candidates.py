@@ -449,15 +449,17 @@ def preferences(t: Transcript) -> list[Candidate]:
     last_tool: str | None = None
     proposed: list[Candidate] = []  # the assistant's decisions since the user last spoke
     offered: list[tuple[Any, int]] = []  # and what it offered to do, with the line it is on
+    heard: list[str] = []  # and everything it said
     for e in t.events:
         if isinstance(e, ToolCall):
             if e.name == "Bash" and e.command:
                 last_tool = command_key(e.command)[0]
             continue
         speaker = "user" if isinstance(e, UserText) else "assistant"
+        agreed = speaker == "user" and bool(_APPROVAL.search(e.text)) and not _DISSENT.search(
+            e.text)
         if speaker == "user":
-            if (proposed or offered) and _APPROVAL.search(e.text) and not _DISSENT.search(
-                    e.text):
+            if (proposed or offered) and agreed:
                 out += [rule_candidate(rule, _src(t, [line]), "assistant")
                         for rule, line in offered]
                 proposed += out[len(out) - len(offered):]
@@ -473,11 +475,36 @@ def preferences(t: Transcript) -> list[Candidate]:
             out.append(rule_candidate(rule, _src(t, [e.line]), speaker))
             if speaker == "assistant" and rule.kind == "decision":
                 proposed.append(out[-1])
+            if agreed:
+                _with_approach(out[-1], rule, heard)
+        if speaker == "user":
+            heard = []
+        else:
+            heard.append(e.text)
         if speaker == "assistant" and not found:
             offer = offered_decision(e.text)  # "Drop X and run Y: ...": kept if the user agrees
             if offer is not None:
                 offered.append((offer, e.line))
     return out
+
+
+MAX_APPROACH = 240
+
+
+def _with_approach(cand: Candidate, rule: Any, heard: list[str]) -> None:
+    """``cand``, a rule the user stated while agreeing to what the assistant just proposed ("do
+    it, switch to keyset with a next_cursor"), with the assistant's sentence that says how
+    (the one sharing most of the rule's words): the rule alone leaves out what was agreed."""
+    terms = {w for w in rule.terms if len(w) >= 4}
+    best, shared = None, 0
+    for sentence in sentences(heard):
+        words = set(re.findall(r"[\w.+-]+", sentence.lower()))
+        n = len(terms & words)
+        if n > shared and len(sentence) <= MAX_APPROACH:
+            best, shared = sentence, n
+    if best is not None and best.lower() not in cand.text.lower():
+        cand.text = f"{cand.text}\n(the approach agreed: \"{best}\")"
+        cand.extra["approach"] = best
 
 
 # A user's yes to what the assistant proposed ("a minute of lag is fine, go for it", "ok,
