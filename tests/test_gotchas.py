@@ -774,3 +774,38 @@ def test_a_rule_said_while_agreeing_keeps_the_approach_agreed() -> None:
         "last one the client saw, handed back as an opaque cursor.\")")
     t.user("also, use keyset for the customers list.")
     assert "approach agreed" not in preferences(parsed(t))[-1].text  # no yes, no approach
+
+
+GOOSE_NOOP = ("goose -dir db/migrations postgres up\n"
+              "2024/06/03 09:14:52 goose: no migrations to run. current version: 1")
+
+
+def test_a_run_that_did_nothing_after_a_change_is_a_gotcha_with_its_cause() -> None:
+    """"goose: no migrations to run" right after editing an applied migration: the run passed,
+    but the lesson (goose never re-runs an applied migration) is as real as a failure's."""
+    from kenning.extract.candidates import did_nothing
+
+    def session(explain: str | None, edit_first: bool = True) -> TranscriptWriter:
+        t = TranscriptWriter(cwd="/tmp/p")
+        t.user("add cancelled_at to orders")
+        if edit_first:
+            t.edit("/tmp/p/db/migrations/0001_orders.sql", "created_at TIMESTAMPTZ\n);",
+                   "created_at TIMESTAMPTZ,\n cancelled_at TIMESTAMPTZ\n);")
+        t.bash("make migrate", GOOSE_NOOP)
+        if explain:
+            t.say(explain)
+        t.tool("Write", {"file_path": "/tmp/p/db/migrations/0002_cancelled_at.sql",
+                         "content": "-- +goose Up\n"}, "File created")
+        return t
+
+    [gotcha] = did_nothing(parsed(session(
+        "0001 is already applied to this database, and goose tracks applied version numbers, "
+        "not file contents, so it will never run it again. I'll revert it and put the change "
+        "in a new file, 0002_cancelled_at.sql.")))
+    assert gotcha.text == (
+        "`make migrate` ran but did nothing (2024/06/03 09:14:52 goose: no migrations to run. "
+        "current version: 1). Cause: 0001 is already applied to this database, and goose "
+        "tracks applied version numbers, not file contents, so it will never run it again. "
+        "Fix: Revert it and put the change in a new file, 0002_cancelled_at.sql.")
+    assert did_nothing(parsed(session(None))) == []  # no cause said: nothing learned
+    assert did_nothing(parsed(session("Up to date.", edit_first=False))) == []

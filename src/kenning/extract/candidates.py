@@ -720,8 +720,50 @@ def from_commits(commits: list[Commit], repo: str) -> list[Candidate]:
 
 def from_transcript(t: Transcript) -> list[Candidate]:
     prefs = preferences(t)
-    return [*failed_then_passed(t), *prefs, *patterns(t, prefs), *code_places(t),
-            *told_places(t), *stated_constraints(t)]
+    return [*failed_then_passed(t), *did_nothing(t), *prefs, *patterns(t, prefs),
+            *code_places(t), *told_places(t), *stated_constraints(t)]
+
+
+# A run that succeeded without doing what was wanted: no migration applied, no test run.
+_NOOP = re.compile(r"\bno (?:migrations? to (?:run|apply)|pending migrations|tests? (?:ran|found|"
+                   r"to run))\b|\bnothing to (?:migrate|be done for)\b|\bcollected 0 items\b|"
+                   r"(?:^|\s)0 tests? (?:ran|run|passed)\b", re.I)
+
+
+def did_nothing(t: Transcript) -> list[Candidate]:
+    """A command that ran clean but did nothing after the session changed something ("goose:
+    no migrations to run" after editing an applied migration), with the cause the assistant
+    gave and what it chose to do instead: a gotcha no failing command shows. At most one a
+    session, and only with a cause said."""
+    edited = False
+    calls = list(t.calls)
+    for i, call in enumerate(calls):
+        if call.name in _EDIT_TOOLS and call.ok:
+            edited = True
+            continue
+        if call.name != "Bash" or not call.ok or not call.command or not edited:
+            continue
+        noop = _NOOP.search(call.output or "")
+        if noop is None:
+            continue
+        until = next((c.line for c in calls[i + 1:] if c.name != "Read"), None)
+        texts = [e for e in t.assistant_texts
+                 if e.line > call.line and (until is None or e.line < until)]
+        said = [e.text for e in texts]
+        cause = explanation(said)
+        if cause is None:
+            continue
+        line = next((ln.strip() for ln in (call.output or "").splitlines()
+                     if noop.group().strip() in ln), noop.group().strip())
+        plan = next((p.group("plan") for p in map(_PLAN.match, sentences(said)) if p), None)
+        command = main_segment(call.command)
+        text = f"`{command}` ran but did nothing ({clip(line, 120)}). Cause: {cause}"
+        if plan:
+            text += f" Fix: {plan[:1].upper()}{plan[1:]}"
+        return [Candidate("gotcha", _clip(text, MAX_GOTCHA), "gotcha", "debugging", 0.7,
+                          "gotcha", _src(t, [call.line, *(e.line for e in texts)]),
+                          extra={"command": command, "cause": cause, "fix": plan})]
+    return []
 
 
 # What the assistant found must (not) be done, said as a rule about the code or a tool ("Task
