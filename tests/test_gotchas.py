@@ -809,3 +809,14 @@ def test_a_run_that_did_nothing_after_a_change_is_a_gotcha_with_its_cause() -> N
         "Fix: Revert it and put the change in a new file, 0002_cancelled_at.sql.")
     assert did_nothing(parsed(session(None))) == []  # no cause said: nothing learned
     assert did_nothing(parsed(session("Up to date.", edit_first=False))) == []
+
+
+def test_only_the_rule_said_with_the_yes_keeps_the_approach() -> None:
+    t = TranscriptWriter(cwd="/tmp/p")
+    t.user("logsift is slow on 8 GB files. any quick wins on the reading side?")
+    t.say("Quick win: memory-map the file with memmap2 and let serde_json parse straight from "
+          "the mapped bytes (`from_slice`), splitting on newlines.")
+    t.user("sounds good, go for it. make sure every file operation gets a `.with_context()` "
+           "naming the path.")
+    rules = preferences(parsed(t))
+    assert rules and all("approach agreed" not in r.text for r in rules)

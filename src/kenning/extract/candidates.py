@@ -475,7 +475,7 @@ def preferences(t: Transcript) -> list[Candidate]:
             out.append(rule_candidate(rule, _src(t, [e.line]), speaker))
             if speaker == "assistant" and rule.kind == "decision":
                 proposed.append(out[-1])
-            if agreed:
+            if agreed and _agreed_with(rule, e.text):
                 _with_approach(out[-1], rule, heard)
         if speaker == "user":
             heard = []
@@ -489,6 +489,14 @@ def preferences(t: Transcript) -> list[Candidate]:
 
 
 MAX_APPROACH = 240
+
+
+def _agreed_with(rule: Any, message: str) -> bool:
+    """Whether the sentence of ``message`` that states ``rule`` is also the one saying yes
+    ("do it, switch to keyset ..."), rather than another rule said after the yes."""
+    head = " ".join(rule.said.split())[:40].lower()
+    return any(head in " ".join(part.split()).lower() and _APPROVAL.search(part)
+               for part in re.split(r"(?<=[.!?])\s+|\n+", message))
 
 
 def _with_approach(cand: Candidate, rule: Any, heard: list[str]) -> None:
