@@ -820,3 +820,17 @@ def test_only_the_rule_said_with_the_yes_keeps_the_approach() -> None:
            "naming the path.")
     rules = preferences(parsed(t))
     assert rules and all("approach agreed" not in r.text for r in rules)
+
+
+@pytest.mark.parametrize(("new", "old", "replaces"), [
+    ("pnpm test", "npm test", True),
+    ("go test -race ./...", "go test ./...", True),
+    ("go test ./...", "TEST_DATABASE_URL=x go test -tags=integration ./internal/db/...", False),
+    ("cargo nextest run", "cargo test", False),
+])
+def test_a_command_stands_in_for_another_only_when_it_runs_the_same_suite(
+        new: str, old: str, replaces: bool) -> None:
+    """The plain `go test ./...` working again does not end the integration suite's command."""
+    from kenning.extract.candidates import replaces_command
+
+    assert replaces_command(new, old) is replaces

@@ -177,6 +177,26 @@ def same_task(a: tuple[str, str], b: tuple[str, str]) -> bool:
     return a == b or (a[1] == b[1] and a[1] != "" and b[0] in family(a[0]))
 
 
+def _suite_args(command: str) -> set[str]:
+    """What a check command is given beyond its tool and sub-command (paths, tags, markers),
+    without the flags that only change how much it prints."""
+    toks = _tokens(main_segment(command))
+    tool, sub = command_key(command)
+    return {t for t in toks[1:] if t != sub and t not in _QUIET_FLAGS
+            and not re.fullmatch(r"-count=\d+", t)} if tool else set()
+
+
+def replaces_command(new: str, old: str) -> bool:
+    """Whether the project command ``new`` stands in for the stored ``old``: the same task in a
+    sibling tool (``pnpm test`` for ``npm test``), or with the same tool every argument of the
+    old one still given (``go test -race ./...`` for ``go test ./...``, but not ``go test
+    ./...`` for the integration suite ``go test -tags=integration ./internal/db/...``)."""
+    a, b = command_key(new), command_key(old)
+    if not same_task(a, b):
+        return False
+    return a[0] != b[0] or _suite_args(old) <= _suite_args(new)
+
+
 def same_check(a: str, b: str) -> bool:
     """Two command lines that run the same check (``pytest tests/x.py`` and ``uv run
     pytest``: one suite), as ``kenning.outcomes`` names checks."""

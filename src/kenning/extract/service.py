@@ -272,16 +272,16 @@ class ExtractionService:
         ./...``, ``npm test``): a memory of one tells the agent nothing it would not run
         anyway. One is kept when it replaces a stored command of the same task in a sibling
         tool (``pnpm test`` after ``yarn test --ci``), so that the old one ends."""
-        from kenning.extract.candidates import command_key, same_task
+        from kenning.extract.candidates import replaces_command
 
         plain = [c for c in cands if c.kind == "pattern" and c.extra.pop("plain", False)]
         if not plain:
             return cands
-        stored = [command_key(str(m.metadata["command"])) for m in self.store.list(
+        stored = [str(m.metadata["command"]) for m in self.store.list(
             Filters(project=self.project, types=(MemoryType.PATTERN,)), limit=500)
             if m.valid_to is None and isinstance(m.metadata.get("command"), str)]
         dropped = {id(c) for c in plain if not any(
-            same_task(command_key(str(c.extra["command"])), key) for key in stored)}
+            replaces_command(str(c.extra["command"]), old) for old in stored)}
         return [c for c in cands if id(c) not in dropped]
 
     def supersede_commands(self, fresh: list[Any], applied: list[Memory]
@@ -290,7 +290,7 @@ class ExtractionService:
         spelling of the same task (``pnpm test`` after ``npm test``: sibling tools, same
         sub-command), and one run by a tool a stated change moves away from ("let's move to
         vitest" retires ``npx jest``); ``{"new": id, "old": id}`` per replacement."""
-        from kenning.extract.candidates import command_key, same_task
+        from kenning.extract.candidates import replaces_command
         from kenning.extract.conventions import TOOL_FAMILIES
         from kenning.outcomes import check_of
 
@@ -357,12 +357,11 @@ class ExtractionService:
                 out.append({"new": new.id, "old": old.id})
         out += self._retire_said(retired, closed)
         for command, new in new_ones:
-            key = command_key(command)
             for old in pool:
                 before = str(old.metadata["command"])
                 if (old.id == new.id or old.id in closed or before == command
                         or old.created_at > new.created_at
-                        or not same_task(key, command_key(before))):
+                        or not replaces_command(command, before)):
                     continue
                 closed.add(old.id)
                 self._supersede(new.id, old.id, f"the project now runs `{command}`")
