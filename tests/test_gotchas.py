@@ -807,6 +807,8 @@ def test_a_run_that_did_nothing_after_a_change_is_a_gotcha_with_its_cause() -> N
         "current version: 1). Cause: 0001 is already applied to this database, and goose "
         "tracks applied version numbers, not file contents, so it will never run it again. "
         "Fix: Revert it and put the change in a new file, 0002_cancelled_at.sql.")
+    insight = session_summary(parsed(session("x")), [gotcha])
+    assert insight is not None and insight["gotchas_encountered"] == [gotcha.text]
     assert did_nothing(parsed(session(None))) == []  # no cause said: nothing learned
     assert did_nothing(parsed(session("Up to date.", edit_first=False))) == []
 

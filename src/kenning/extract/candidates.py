@@ -1022,7 +1022,7 @@ def session_summary(t: Transcript, cands: list[Candidate]) -> dict[str, Any] | N
     for c in mine:
         by.setdefault(c.kind, []).append(c.text)
     fixes = [f"`{c.extra['passed']}` passed after: {c.extra['fix']}" for c in mine
-             if c.kind == "gotcha" and c.extra.get("fix")]
+             if c.kind == "gotcha" and c.extra.get("fix") and c.extra.get("passed")]
     task = next((w for w in map(stated_work, (u.text for u in t.user_texts)) if w), None)
     return {
         "session": t.session_id,
