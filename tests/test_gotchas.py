@@ -756,6 +756,10 @@ def test_a_narrowed_command_the_user_gave_is_the_project_command() -> None:
     [command] = patterns(parsed(t), [])
     assert command.extra["command"] == (
         f"TEST_DATABASE_URL='{url}' go test -tags=integration ./internal/db/...")
+    # the command itself first, so that a line cut short for an index still says what runs
+    assert command.text == ("Project test command: `go test -tags=integration "
+                            f"./internal/db/...` with `TEST_DATABASE_URL='{url}'` set (worked "
+                            "in a session)")
 
 
 def test_a_rule_said_while_agreeing_keeps_the_approach_agreed() -> None:

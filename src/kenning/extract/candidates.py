@@ -613,6 +613,20 @@ def _dictated(part: str, said: list[list[str]]) -> bool:
                           for i in range(len(msg) - n + 1))
 
 
+_ENV_LEAD = re.compile(r"^((?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|\"[^\"]*\"|\S+)\s+)+)(.+)$")
+MAX_ENV_LEAD = 30
+
+
+def _spelled(command: str) -> str:
+    """A command as a memory shows it: in backticks, with long environment settings after the
+    command itself (``go test -tags=integration ./internal/db/...`` with ``TEST_DATABASE_URL=
+    ...`` set), so a line cut short for an index still says what runs."""
+    lead = _ENV_LEAD.match(command)
+    if lead is None or len(lead.group(1)) <= MAX_ENV_LEAD:
+        return f"`{command}`"
+    return f"`{lead.group(2)}` with `{lead.group(1).strip()}` set"
+
+
 def patterns(t: Transcript, prefs: list[Candidate]) -> list[Candidate]:
     """The project's check commands (test, build, lint, typecheck, format) that worked, one per
     suite in its latest spelling, minus tools the user corrected away from. A run narrowed to
@@ -642,7 +656,7 @@ def patterns(t: Transcript, prefs: list[Candidate]) -> list[Candidate]:
         given = [part for _, part in runs if _dictated(part, said)]
         cmd = min(given, key=len) if given else runs[-1][1]
         out.append(Candidate(
-            "pattern", _clip(f"Project {kind} command: `{cmd}` (worked in a session)"),
+            "pattern", _clip(f"Project {kind} command: {_spelled(cmd)} (worked in a session)"),
             "pattern", "project-patterns", min(0.8, 0.6 + 0.1 * (len(runs) - 1)), "pattern",
             _src(t, [c.line for c, _ in runs]), extra={"command": cmd, "plain": plain_check(cmd)}))
     return out
