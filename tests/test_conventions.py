@@ -1177,3 +1177,10 @@ def test_what_not_to_do_right_after_what_to_do_on_its_subject_is_one_rule() -> N
     assert rule.text == ("Any logging goes through zerolog, using the request-scoped logger; "
                          "I don't want to see log.Printf in new code.")
     assert len(find_rules("tests go in tests/. never commit the .env file.")) == 2
+
+
+def test_prefix_as_a_noun_is_no_imperative() -> None:
+    assert find_rules("could you add a `--target` filter? prefix match, so `--target app::http` "
+                      "also catches app::http::client.") == []
+    assert [r.text for r in find_rules("always prefix env vars with APP_")] == [
+        "Always prefix env vars with APP_."]

@@ -934,6 +934,8 @@ def _imperative(c: _Clause, header: str | None) -> _Hit | None:
         return None  # "support wants to see refunds": "support" is who, not what to do
     if neg in ("stop",) and not verb.endswith("ing"):
         return None
+    if verb in ("prefix", "suffix") and not re.search(r"\bwith\b", m[start:]):
+        return None  # "prefix match, so --target app::http also catches ...": a noun
     if neg in ("avoid", "stop") and verb.endswith("ing"):
         verb = _base(verb)
     if verb == "make" and m[start:].startswith(" sure"):
