@@ -105,6 +105,19 @@ def test_keyword_terms_and_summary_and_hash() -> None:
     assert content_hash("a  b\n") == content_hash(" a b")
 
 
+def test_a_summary_that_only_introduces_a_list_goes_on_into_it() -> None:
+    """"Writers of Shift / Signup (searched for ...):" alone is the line an index or a briefing
+    would show, and it says nothing; its items do."""
+    report = ("Writers of Shift / Signup in the repo (searched for create/update/delete):\n"
+              "- src/app/api/signups/route.ts: POST creates a Signup through signUp().\n"
+              "- scripts/import-shifts.ts: the weekly CSV import runs outside Next.js.")
+    assert make_summary(report) == (
+        "Writers of Shift / Signup in the repo: src/app/api/signups/route.ts: POST creates a "
+        "Signup through signUp(); scripts/import-shifts.ts: the weekly CSV import runs outside "
+        "Next.js")
+    assert make_summary("Fixed it:\n") == "Fixed it:"
+
+
 def test_to_ms_accepts_the_usual_forms() -> None:
     assert to_ms("7d", NOW) == NOW - 7 * DAY
     assert to_ms("1.5h", NOW) == NOW - 5_400_000

@@ -22,9 +22,19 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(normalize_for_hash(text).encode("utf-8")).hexdigest()
 
 
+_BULLET = re.compile(r"^(?:[-*•]|\d+[.)])\s+")
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+
+
 def make_summary(content: str, limit: int = SUMMARY_MAX) -> str:
-    """The first non-empty line of ``content``, cut at a word boundary to ``limit`` characters."""
-    first = next((ln.strip() for ln in content.splitlines() if ln.strip()), "")
+    """The first non-empty line of ``content``, cut at a word boundary to ``limit`` characters.
+    A first line that only introduces a list ("Writers of Shift / Signup in the repo (searched
+    for ...):") is followed by the list's items, its aside dropped: alone it says nothing."""
+    lines = [ln.strip() for ln in content.splitlines() if ln.strip()]
+    first = lines[0] if lines else ""
+    if first.endswith(":") and len(lines) > 1:
+        items = [_BULLET.sub("", ln) for ln in lines[1:]]
+        first = f"{_ASIDE.sub('', first)} " + "; ".join(i.rstrip(".;") for i in items)
     first = _WS.sub(" ", first)
     if len(first) <= limit:
         return first
