@@ -1184,3 +1184,15 @@ def test_prefix_as_a_noun_is_no_imperative() -> None:
                       "also catches app::http::client.") == []
     assert [r.text for r in find_rules("always prefix env vars with APP_")] == [
         "Always prefix env vars with APP_."]
+
+
+def test_should_after_a_pronoun_in_a_later_clause_is_how_it_goes_this_time() -> None:
+    """"their API is slow and flaky so it should happen in the background": how the thing just
+    asked for should work, not a standing rule; "... they should never be edited" still is."""
+    assert find_rules("when a refund is issued we have to notify the payment provider. their "
+                      "API is slow and flaky so it should happen in the background") == []
+    assert find_rules("existing paid orders that have a refund_ref are exactly those, they "
+                      "should move over") == []
+    assert [r.text for r in find_rules("migrations are append-only, they should never be "
+                                       "edited once merged")] == [
+        "Migrations are append-only, they should never be edited once merged."]

@@ -2218,6 +2218,13 @@ _WE_NEED = re.compile(r"^(?:(?:so|and|also|now|then|ok|okay)\s+)?(?:(?:we|i)\s+(
                       r"(?:like|love|want)\s+(?:a|an|some|one)\b)")
 
 
+# A "should" whose subject is a pronoun in a later clause ("their API is slow and flaky so it
+# should happen in the background", "... are exactly those, they should move over"): how the
+# thing just described should go this time, not a standing rule.
+_MODAL_MARK = re.compile(r"must|mustn'?t|needs? to|has to|have to|should|shouldn'?t|need")
+_LATER_PRONOUN = re.compile(r"(?:[,;]|\bso|\band|\bbut|\bthen)\s+(?:it|they|this|that)\s+$")
+
+
 def _standing_sentence(c: _Clause) -> Rule | None:
     """A rule from a sentence that is marked as standing and names something technical, read
     as a whole (lead-ins stripped); None for questions, reports, hypotheticals, attributions
@@ -2254,7 +2261,11 @@ def _standing_sentence(c: _Clause) -> Rule | None:
     if first in _TASK_VERBS and first not in _CONV_VERBS and not re.search(
             r"\b(?:always|never|every|whenever|from now on|going forward)\b", m):
         changed = False  # "switch to the other branch now": a task, not a change of rule
-    if not (_STANDING_MARK.search(m) or changed or c.change or c.standing
+    marked = any(not (_MODAL_MARK.fullmatch(mark.group()) and _LATER_PRONOUN.search(
+        m[:mark.start()]) and not re.match(r"\s+(?:always|never|not|only|ever)\b",
+                                           m[mark.end():]))
+                 for mark in _STANDING_MARK.finditer(m))
+    if not (marked or changed or c.change or c.standing
             or _DIRECTIVE_SUBJECT.match(m)
             or (directive and (_WEAK_MARK.search(m) or _CONTRAST.search(m)))):
         return None
