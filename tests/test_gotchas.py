@@ -840,3 +840,20 @@ def test_a_command_stands_in_for_another_only_when_it_runs_the_same_suite(
     from kenning.extract.candidates import replaces_command
 
     assert replaces_command(new, old) is replaces
+
+
+def test_the_fix_shows_the_code_that_changed_not_a_reworded_comment() -> None:
+    t = TranscriptWriter(cwd="/tmp/p")
+    t.user("the discount is off by a cent")
+    t.bash("go test ./...", "--- FAIL: TestApplyDiscount (0.00s)\n    discount_test.go:9: got "
+           "1850, want 1849\nFAIL", ok=False)
+    t.say("Integer division truncates: 1999*750/10000 drops the .925.")
+    t.edit("/tmp/p/internal/orders/discount.go",
+           "// ApplyDiscount returns totalCents reduced by bps.\nfunc ApplyDiscount(t, bps int64) "
+           "int64 {\n\treturn t - t*bps/10000\n}\n",
+           "// ApplyDiscount returns totalCents reduced by bps, rounded half up.\nfunc "
+           "ApplyDiscount(t, bps int64) int64 {\n\treturn t - (t*bps+5000)/10000\n}\n")
+    t.bash("go test ./...", "ok  \torders/internal/orders\t0.004s")
+    [gotcha] = failed_then_passed(parsed(t))
+    assert ("`internal/orders/discount.go`: `return t - t*bps/10000` -> "
+            "`return t - (t*bps+5000)/10000`") in gotcha.text

@@ -356,14 +356,22 @@ def _snippet(text: str) -> str:
     return clip(text.replace("`", "'"), 80)
 
 
+_COMMENT_LINE = re.compile(r"^(?://|#(?!include|!\[)|--|/\*|\*|<!--)")
+
+
 def _changed_lines(old: str, new: str) -> tuple[str, str]:
-    """The first run of lines an edit changed: (what was there, what replaced it)."""
+    """The first run of lines an edit changed: (what was there, what replaced it); the first
+    run that changes code, when an earlier one only changed comments (a doc comment reworded
+    above the line that fixed the bug)."""
     a = [ln.strip() for ln in old.splitlines() if ln.strip()]
     b = [ln.strip() for ln in new.splitlines() if ln.strip()]
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
-        if tag != "equal":
-            return _snippet(" ".join(a[i1:i2])), _snippet(" ".join(b[j1:j2]))
-    return "", ""
+    runs = [(a[i1:i2], b[j1:j2]) for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+        a=a, b=b, autojunk=False).get_opcodes() if tag != "equal"]
+    if not runs:
+        return "", ""
+    was, now = next(((x, y) for x, y in runs
+                     if not all(_COMMENT_LINE.match(ln) for ln in [*x, *y])), runs[0])
+    return _snippet(" ".join(was)), _snippet(" ".join(now))
 
 
 def _change(call: ToolCall, cwd: str | None) -> str:
