@@ -857,3 +857,23 @@ def test_the_fix_shows_the_code_that_changed_not_a_reworded_comment() -> None:
     [gotcha] = failed_then_passed(parsed(t))
     assert ("`internal/orders/discount.go`: `return t - t*bps/10000` -> "
             "`return t - (t*bps+5000)/10000`") in gotcha.text
+
+
+def test_a_rule_that_breaks_loses_nothing_else_and_is_logged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in one rule (here: the no-op miner raising) must not lose the session's other
+    findings; it is logged where `kenning doctor` shows it."""
+    from kenning.errorlog import recent_errors
+    from kenning.extract import candidates
+
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path))
+
+    def broken(t: object) -> list[object]:
+        raise KeyError("passed")
+
+    monkeypatch.setattr(candidates, "did_nothing", broken)
+    t = TranscriptWriter(cwd="/tmp/p")
+    t.user("going forward, every handler logs through zerolog")
+    found = candidates.from_transcript(parsed(t))
+    assert [c.kind for c in found] == ["decision"]  # the rule, kept
+    assert recent_errors()[-1]["where"] == "extract: broken"

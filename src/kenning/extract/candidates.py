@@ -10,6 +10,7 @@ import os
 import re
 import shlex
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -769,9 +770,23 @@ def from_commits(commits: list[Commit], repo: str) -> list[Candidate]:
 
 
 def from_transcript(t: Transcript) -> list[Candidate]:
-    prefs = preferences(t)
-    return [*failed_then_passed(t), *did_nothing(t), *prefs, *patterns(t, prefs),
-            *code_places(t), *told_places(t), *stated_constraints(t)]
+    """Every rule's candidates from one transcript. A rule that breaks on some transcript is
+    logged (``kenning doctor`` shows it) and yields nothing, so the others' findings of that
+    session are not lost with it."""
+    prefs = _guarded(preferences, t)
+    return [*_guarded(failed_then_passed, t), *_guarded(did_nothing, t), *prefs,
+            *_guarded(lambda tr: patterns(tr, prefs), t), *_guarded(code_places, t),
+            *_guarded(told_places, t), *_guarded(stated_constraints, t)]
+
+
+def _guarded(rule: Callable[[Transcript], list[Candidate]], t: Transcript) -> list[Candidate]:
+    try:
+        return rule(t)
+    except Exception as exc:  # one rule's bug must not lose the session's other findings
+        from kenning.errorlog import log_error
+
+        log_error(f"extract: {getattr(rule, '__name__', 'rule')}", exc)
+        return []
 
 
 # A run that succeeded without doing what was wanted: no migration applied, no test run.

@@ -217,7 +217,14 @@ class ExtractionService:
         session_id = None
         if apply and fresh:
             items = [c.to_item() for c in fresh]
-            summary = rules.session_summary(tr, fresh) if tr is not None else None
+            summary = None
+            if tr is not None:
+                try:
+                    summary = rules.session_summary(tr, fresh)
+                except Exception as exc:  # the candidates are stored all the same
+                    from kenning.errorlog import log_error
+
+                    log_error("extract: session_summary", exc)
             if summary is not None:
                 items += insight_items(SessionInsight.from_dict(summary),
                                        {"source": "extract:transcript"}, children=False)
