@@ -877,3 +877,20 @@ def test_a_rule_that_breaks_loses_nothing_else_and_is_logged(
     found = candidates.from_transcript(parsed(t))
     assert [c.kind for c in found] == ["decision"]  # the rule, kept
     assert recent_errors()[-1]["where"] == "extract: broken"
+
+
+def test_a_proposal_the_user_turns_down_is_no_decision() -> None:
+    def session(answer: str) -> list[str]:
+        t = TranscriptWriter(cwd="/tmp/p")
+        t.user("can you rename Shift.location to venue?")
+        t.say("Since add_shift_location is only a few days old, the simplest route is to change "
+              "that migration to create `venue` directly, update the schema, and reset the dev "
+              "database.")
+        t.user(answer)
+        return [c.text for c in preferences(parsed(t))]
+
+    turned_down = session("no no, please don't ever edit a migration that's already been "
+                          "applied. always add a new migration for changes like this.")
+    assert not any("create `venue` directly" in text for text in turned_down)
+    assert any("add a new migration" in text for text in turned_down)
+    assert any("create `venue` directly" in text for text in session("sure, sounds good"))

@@ -488,6 +488,10 @@ def preferences(t: Transcript) -> list[Candidate]:
         agreed = speaker == "user" and bool(_APPROVAL.search(e.text)) and not _DISSENT.search(
             e.text)
         if speaker == "user":
+            if proposed and not agreed and _REJECTED.match(e.text):
+                # "no no, please don't ever edit a migration that's already been applied":
+                # what the assistant proposed right before is not the project's decision
+                out = [c for c in out if all(c is not p for p in proposed)]
             if (proposed or offered) and agreed:
                 out += [rule_candidate(rule, _src(t, [line]), "assistant")
                         for rule, line in offered]
@@ -552,6 +556,9 @@ _APPROVAL = re.compile(
     r"sounds (?:good|great|reasonable|fine|right)|makes sense|ship it|lgtm|agreed|perfect|"
     r"yes,? please|please do|that works|works for me|fine by me|ok(?:ay)?,? (?:do|try|go)|"
     r"good (?:idea|call|plan))\b", re.I)
+# A user's message that opens by turning down what was just proposed.
+_REJECTED = re.compile(r"^\s*(?:no+\b|nope\b|nah\b|please don'?t\b|don'?t\b|let'?s not\b|"
+                       r"rather not\b|hold on\b|wait\b)", re.I)
 _DISSENT = re.compile(r"\b(?:but (?:not|don'?t|instead)|instead|rather not|no,|don'?t do|"
                       r"hold off|not yet|wait)\b", re.I)
 
