@@ -116,6 +116,7 @@ def test_a_summary_that_only_introduces_a_list_goes_on_into_it() -> None:
         "Signup through signUp(); scripts/import-shifts.ts: the weekly CSV import runs outside "
         "Next.js")
     assert make_summary("Fixed it:\n") == "Fixed it:"
+    assert make_summary("The fix:\nreturn t - (t*bps+5000)/10000") == "The fix:"
 
 
 def test_to_ms_accepts_the_usual_forms() -> None:

@@ -29,11 +29,12 @@ _ASIDE = re.compile(r"\s*\([^()]*\)")
 def make_summary(content: str, limit: int = SUMMARY_MAX) -> str:
     """The first non-empty line of ``content``, cut at a word boundary to ``limit`` characters.
     A first line that only introduces a list ("Writers of Shift / Signup in the repo (searched
-    for ...):") is followed by the list's items, its aside dropped: alone it says nothing."""
+    for ...):" above "- ..." items) is followed by the items, its aside dropped: alone it says
+    nothing."""
     lines = [ln.strip() for ln in content.splitlines() if ln.strip()]
     first = lines[0] if lines else ""
-    if first.endswith(":") and len(lines) > 1:
-        items = [_BULLET.sub("", ln) for ln in lines[1:]]
+    if first.endswith(":") and any(_BULLET.match(ln) for ln in lines[1:]):
+        items = [_BULLET.sub("", ln) for ln in lines[1:] if not ln.startswith("```")]
         first = f"{_ASIDE.sub('', first)} " + "; ".join(i.rstrip(".;") for i in items)
     first = _WS.sub(" ", first)
     if len(first) <= limit:

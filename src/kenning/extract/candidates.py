@@ -183,8 +183,7 @@ def _suite_args(command: str) -> set[str]:
     without the flags that only change how much it prints."""
     toks = _tokens(main_segment(command))
     tool, sub = command_key(command)
-    return {t for t in toks[1:] if t != sub and t not in _QUIET_FLAGS
-            and not re.fullmatch(r"-count=\d+", t)} if tool else set()
+    return {t for t in toks[1:] if t != sub and not _prints_only(t)} if tool else set()
 
 
 def replaces_command(new: str, old: str) -> bool:
@@ -622,8 +621,7 @@ def _words_of(text: str) -> list[str]:
 def _dictated(part: str, said: list[list[str]]) -> bool:
     """Whether a user message gives the command ``part`` word for word (quotes, and flags
     that only change how much it prints, aside)."""
-    words = [w for w in _words_of(part) if w not in _QUIET_FLAGS
-             and not re.fullmatch(r"-count=\d+", w)]
+    words = [w for w in _words_of(part) if not _prints_only(w)]
     n = len(words)
     return n >= 2 and any(words == msg[i:i + n] for msg in said
                           for i in range(len(msg) - n + 1))
@@ -701,6 +699,12 @@ _PLAIN_CHECKS = frozenset({
 # checks.
 _QUIET_FLAGS = frozenset({"-q", "-qq", "-v", "-vv", "-x", "--quiet", "--verbose", "-count=1",
                           "--tb=short", "--tb=line", "--tb=no", "--no-header"})
+
+
+def _prints_only(flag: str) -> bool:
+    """Whether ``flag`` only changes how much a check prints or whether it reuses cached
+    results (``-q``, ``-count=3``), not what it checks."""
+    return flag in _QUIET_FLAGS or re.fullmatch(r"-count=\d+", flag) is not None
 
 
 def plain_check(command: str) -> bool:
@@ -781,8 +785,12 @@ def from_transcript(t: Transcript) -> list[Candidate]:
     logged (``kenning doctor`` shows it) and yields nothing, so the others' findings of that
     session are not lost with it."""
     prefs = _guarded(preferences, t)
+
+    def project_commands(tr: Transcript) -> list[Candidate]:
+        return patterns(tr, prefs)
+
     return [*_guarded(failed_then_passed, t), *_guarded(did_nothing, t), *prefs,
-            *_guarded(lambda tr: patterns(tr, prefs), t), *_guarded(code_places, t),
+            *_guarded(project_commands, t), *_guarded(code_places, t),
             *_guarded(told_places, t), *_guarded(stated_constraints, t)]
 
 

@@ -277,8 +277,9 @@ class ExtractionService:
     def drop_plain_commands(self, cands: list[Any]) -> list[Any]:
         """``cands`` without the check commands in their ecosystem's plain form (``go test
         ./...``, ``npm test``): a memory of one tells the agent nothing it would not run
-        anyway. One is kept when it replaces a stored command of the same task in a sibling
-        tool (``pnpm test`` after ``yarn test --ci``), so that the old one ends."""
+        anyway. One is kept when it stands in for a stored command (``replaces_command``: the
+        same task in a sibling tool, ``pnpm test`` after ``yarn test --ci``), so that the old
+        one ends."""
         from kenning.extract.candidates import replaces_command
 
         plain = [c for c in cands if c.kind == "pattern" and c.extra.pop("plain", False)]
