@@ -2305,7 +2305,8 @@ _REQUESTED = re.compile(r"^(?:(?:hey|hi|hiya|ok|okay|so|and|also|oh)\W*\s+)*(?:t
                         r"^(?:\w+\s+){0,3}?(?:can'?t|cannot|shouldn'?t|won'?t)\s+(?:tell|promise|"
                         r"give|sell|show|send)\s+(?:the\s+)?" + _WANTERS)
 _FOR_GOOD = re.compile(r"\b(?:always|never|from now on|going forward|moving forward|as a rule|"
-                       r"every time|whenever|don'?t ever|do not ever)\b")
+                       r"every time|each time|whenever|by default|in new \w+|don'?t ever|"
+                       r"do not ever)\b", re.I)
 # Work asked for later: "next week I'd like a `--count` mode", "tomorrow can you ...".
 _LATER_WORK = re.compile(r"^(?:(?:so|ok|okay|and|also|oh)\s*,?\s+)?(?:next (?:week|month|"
                          r"sprint|time)|tomorrow|later (?:today|this week|on)|at some point|"
@@ -2817,9 +2818,8 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
 _ONE_THING_SHOULD = re.compile(
     r"^(?:when [^,]{1,60},\s*)?(?P<subj>the\s+(?:[\w'.-]+\s+){0,3}?[\w'.-]+|`[^`]+`|"
     r"[a-z][\w-]*)\s+(?:should|must|needs? to|has to)\s+(?P<rest>.+)$", re.I)
-_HOLDS_ON = re.compile(r"^(?:always|never|only|stay|stays|remain|keep|be kept|follow|use|"
-                       r"not\b)|\b(?:always|never|from now on|going forward|by default|"
-                       r"every time|each time|in new \w+|whenever)\b", re.I)
+# A should that keeps something as it is ("the app must stay ESM-only") holds for good.
+_HOLDS_ON = re.compile(r"^(?:only|stay|stays|remain|keep|be kept|follow|use|not)\b", re.I)
 _WHOLE_PROJECT = re.compile(r"\b(?:api|apis|code|codebase|repo|project|app|library|lib|package|"
                             r"cli|service|style|formatting|config|build|ci|pipeline|"
                             r"changelog|docs|readme|team)$", re.I)
@@ -2834,8 +2834,10 @@ def _feature_spec(rule: Rule) -> bool:
         return False  # "the linter should be ruff instead of flake8" is how the team works
     subj = found.group("subj")
     last = subj.split()[-1].strip("`'")
-    return not (_is_plural(last) or _WHOLE_PROJECT.search(subj) or _HOLDS_ON.search(
-        found.group("rest")) or _STANDING_WORDS.search(subj) or subj.lower() in _PRONOUNS)
+    rest = found.group("rest")
+    return not (_is_plural(last) or _WHOLE_PROJECT.search(subj) or _HOLDS_ON.match(rest)
+                or _FOR_GOOD.search(rest) or _STANDING_WORDS.search(subj)
+                or subj.lower() in _PRONOUNS)
 
 
 # A rule whose object is a bare "one" or "it" ("every command that writes files should have
