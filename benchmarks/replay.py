@@ -201,6 +201,11 @@ def main(argv: list[str] | None = None) -> int:
         f"{kind} {fmt(v)}" for kind, v in k.get("capture_precision_by_type", {}).items())
         + f"; kept user turns {k.get('episodic_stored', 0)}, recall counting them "
           f"{fmt(k.get('capture_recall_with_episodic'))}")
+    print(f"capture precision counting also-true lessons (kenning): "
+          f"{fmt(k.get('capture_precision_with_also'))} (by type: " + ", ".join(
+              f"{kind} {fmt(v)}"
+              for kind, v in k.get("capture_precision_by_type_with_also", {}).items())
+          + f"); also-true lessons kept {fmt(k.get('also_recall'))}")
     print("changes handled (successor seen, old not shown as current): " + ", ".join(
         f"{n} {fmt(result['systems'][n].get('changes_current'))}" for n in SYSTEMS))
     print(f"hook errors {k.get('hook_errors', 0)}, timeouts {k.get('hook_timeouts', 0)}; "

@@ -154,6 +154,26 @@ def test_capture_precision_and_recall() -> None:
     assert fig["missed"] == [RUFF.id]
 
 
+def test_also_true_lessons_count_for_precision_with_also_only() -> None:
+    also = lesson("also-makefile", "command", "make check runs the linters", "make check")
+    stored = {"a": "format with black", "b": "Run `make check` before a commit.",
+              "c": "Always happy to help."}
+    fig = scoring.capture(story(also=(also,)), stored)
+    assert (fig["useful"], fig["useful_with_also"], fig["stored"]) == (1, 2, 3)
+    assert (fig["captured"], fig["lessons"]) == (1, 3)  # recall is over the probed lessons
+    assert (fig["also_captured"], fig["also"], fig["also_missed"]) == (1, 1, [])
+    assert fig["precision_by_type_with_also"] == {"item": [2, 3]}
+    missed = scoring.capture(story(also=(also,)), {"a": "format with black"})
+    assert missed["also_missed"] == ["also-makefile"]
+
+
+def test_also_true_lessons_need_ids_of_their_own() -> None:
+    with pytest.raises(ValueError, match="duplicate lesson ids"):
+        validate(story(also=(lesson(BLACK.id, "fact", "again", "black"),)))
+    with pytest.raises(ValueError, match="unknown kind"):
+        validate(story(also=(lesson("also-x", "trivia", "x", "x"),)))
+
+
 @pytest.mark.parametrize(("direction", "before", "after", "right"), [
     ("up", 0.6, 0.65, 1), ("up", 0.6, 0.6, 0), ("down", 0.6, 0.55, 1), ("down", 0.6, 0.6, 0),
     ("not_down", 0.6, 0.6, 1), ("not_down", 0.6, 0.55, 0), ("not_up", 0.6, 0.63, 0),

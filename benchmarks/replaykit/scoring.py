@@ -9,6 +9,9 @@ Figures (each per story and overall; overall figures pool the stories' items):
 
 - ``capture_precision``: stored items that carry some lesson / all stored items;
 - ``capture_recall``: lessons carried by some stored item / all lessons;
+- ``capture_precision_with_also``: as ``capture_precision``, where a stored item is also useful
+  when it carries one of the story's also-true lessons (true, worth keeping, needed by no probe);
+  ``also_recall``: also-true lessons carried by some stored item / all of them;
 - ``learning``: annotated outcome events where the memories that carried the lesson when the
   session started moved the right way (their best confidence, both read as of the same instant)
   / all events; an event whose lesson no memory carried by then counts as wrong (memories made
@@ -150,10 +153,17 @@ def capture(story: Story, stored: dict[str, str], kinds: dict[str, str] | None =
     useful_ids = {mid for mid, text in distilled.items()
                   if any(le.found_in(text) for le in story.lessons)}
     useful = len(useful_ids)
+    also_ids = useful_ids | {mid for mid, text in distilled.items()
+                             if any(le.found_in(text) for le in story.also)}
     by_type: dict[str, list[int]] = {}
+    by_type_also: dict[str, list[int]] = {}
     for mid in distilled:
-        counts = by_type.setdefault(kinds.get(mid, "item"), [0, 0])
+        kind = kinds.get(mid, "item")
+        counts = by_type.setdefault(kind, [0, 0])
         counts[0] += mid in useful_ids
+        counts[1] += 1
+        counts = by_type_also.setdefault(kind, [0, 0])
+        counts[0] += mid in also_ids
         counts[1] += 1
     got = carried(story, distilled.values())
     episodic_got = carried(story, (t for m, t in stored.items() if kinds.get(m) == "episodic"))
@@ -162,8 +172,12 @@ def capture(story: Story, stored: dict[str, str], kinds: dict[str, str] | None =
         counts = by_kind.setdefault(le.kind, [0, 0])
         counts[0] += le.id in got
         counts[1] += 1
+    also_got = {le.id for le in story.also if any(le.found_in(t) for t in distilled.values())}
     return {"stored": len(distilled), "useful": useful, "lessons": len(story.lessons),
             "captured": len(got), "captured_by_kind": by_kind, "precision_by_type": by_type,
+            "useful_with_also": len(also_ids), "precision_by_type_with_also": by_type_also,
+            "also": len(story.also), "also_captured": len(also_got),
+            "also_missed": sorted(le.id for le in story.also if le.id not in also_got),
             "episodic": len(stored) - len(distilled), "captured_any": len(got | episodic_got),
             "missed": sorted(le.id for le in story.lessons if le.id not in got)}
 
@@ -289,6 +303,8 @@ def score_story(story: Story, run: SystemRun) -> dict[str, Any]:
         out.update(cap)
         out["capture_precision"] = _ratio(cap["useful"], cap["stored"])
         out["capture_recall"] = _ratio(cap["captured"], cap["lessons"])
+        out["capture_precision_with_also"] = _ratio(cap["useful_with_also"], cap["stored"])
+        out["also_recall"] = _ratio(cap["also_captured"], cap["also"])
     if run.judged is not None:
         right, total = learning(story, run.judged)
         out.update({"learning_right": right, "learning_events": total,
@@ -326,13 +342,16 @@ def overall(per_story: list[dict[str, Any]], runs: list[SystemRun],
                 counts[0] += got
                 counts[1] += of
         out["capture_recall_by_kind"] = {k: _ratio(g, n) for k, (g, n) in sorted(pooled.items())}
-        typed: dict[str, list[int]] = {}
-        for s in per_story:
-            for kind, (got, of) in s.get("precision_by_type", {}).items():
-                counts = typed.setdefault(kind, [0, 0])
-                counts[0] += got
-                counts[1] += of
-        out["capture_precision_by_type"] = {k: _ratio(g, n) for k, (g, n) in sorted(typed.items())}
+        for key in ("precision_by_type", "precision_by_type_with_also"):
+            typed: dict[str, list[int]] = {}
+            for s in per_story:
+                for kind, (got, of) in s.get(key, {}).items():
+                    counts = typed.setdefault(kind, [0, 0])
+                    counts[0] += got
+                    counts[1] += of
+            out[f"capture_{key}"] = {k: _ratio(g, n) for k, (g, n) in sorted(typed.items())}
+        out["capture_precision_with_also"] = _ratio(total("useful_with_also"), total("stored"))
+        out["also_recall"] = _ratio(total("also_captured"), total("also"))
         out["episodic_stored"] = int(total("episodic"))
         out["capture_recall_with_episodic"] = _ratio(
             total("captured_any"), total("lessons"))

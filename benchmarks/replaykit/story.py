@@ -15,7 +15,11 @@ Annotations say what a good memory should do with it:
 - ``Probe``: a user prompt in a later session that needs some lessons (``needs=``); the lessons
   it replaced are the stale ones it must not see presented as current (``stale=`` adds more);
 - ``Session(judge={lesson: direction})``: after this session, the confidence of the memory that
-  carries the lesson should have moved ``up``, ``down``, ``not_down`` or ``not_up``.
+  carries the lesson should have moved ``up``, ``down``, ``not_down`` or ``not_up``;
+- ``Story(also=...)``: lessons that are true and worth keeping but that no probe needs, listed in
+  a second annotation pass made without looking at any system's output. They take no part in
+  probes, changes or learning; scoring counts a stored memory that carries one as useful in
+  ``capture_precision_with_also`` and reports how many of them were kept (``also_recall``).
 
 A lesson is recognised in text by ``match``: every group must occur in the same unit (a line of
 context, a memory, a user turn); a group is alternatives separated by ``|``, each matched
@@ -220,9 +224,11 @@ class Story:
     lessons: tuple[Lesson, ...]
     sessions: tuple[Session, ...]
     hand_written: bool = True
+    also: tuple[Lesson, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lessons", tuple(self.lessons))
+        object.__setattr__(self, "also", tuple(self.also))
         object.__setattr__(self, "sessions", tuple(self.sessions))
 
     @cached_property
@@ -299,10 +305,10 @@ def validate(story: Story) -> None:
     where = f"story {story.id!r}"
     if story.project.language not in LANGUAGES:
         raise ValueError(f"{where}: unknown language {story.project.language!r}")
-    ids = [le.id for le in story.lessons]
+    ids = [le.id for le in (*story.lessons, *story.also)]
     if len(set(ids)) != len(ids):
         raise ValueError(f"{where}: duplicate lesson ids")
-    for le in story.lessons:
+    for le in (*story.lessons, *story.also):
         if le.kind not in LESSON_KINDS:
             raise ValueError(f"{where}: lesson {le.id!r} has unknown kind {le.kind!r}")
         if not le.match:
@@ -339,9 +345,13 @@ def validate(story: Story) -> None:
         for lid in s.judge:
             if stated.get(lid, i + 1) > i:
                 raise ValueError(f"{where}: session {i} judges {lid!r} before it is stated")
-    for lid in ids:
-        if lid not in stated:
-            raise ValueError(f"{where}: lesson {lid!r} is never stated")
+    for le in story.lessons:
+        if le.id not in stated:
+            raise ValueError(f"{where}: lesson {le.id!r} is never stated")
+    texts = [event_text(ev) for s in story.sessions for ev in _annotated(s)]
+    for le in story.also:
+        if not any(le.found_in(t) for t in texts):
+            raise ValueError(f"{where}: also-true lesson {le.id!r} is in no event's text")
     for i, s in enumerate(story.sessions):
         for ev in _annotated(s):
             for lid in ev.states:

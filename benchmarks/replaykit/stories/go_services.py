@@ -635,6 +635,31 @@ HOUSE_STYLE = Story(
                "handlers call slog.InfoContext(r.Context(), ...) with key/value pairs",
                "slog"),
     ),
+    also=(
+        # session 0, Bash (go test): "*fakeStore does not implement Store (missing method
+        # ListOrders)"
+        # (again in session 3 for UpdateOrderStatus)
+        lesson("also-fakestore-store", "gotcha",
+               "The Store interface in internal/api/router.go is faked by fakeStore in "
+               "internal/api/orders_test.go; every method added to Store must also be added to "
+               "fakeStore, or the api test package fails to build ('*fakeStore does not implement "
+               "Store')",
+               "fakeStore", "implement|missing method|interface|add"),
+        # session 1, Bash "go build ./... && make test": output starts "go test -race ./..."
+        # (session 4: "go vet ./... && make test")
+        lesson("also-make-test", "command",
+               "make test runs go test -race ./...; changes are checked with go vet ./... && make "
+               "test before committing",
+               "make test|go test -race"),
+        # session 3, Say: "it loads the order, checks orders.CanTransition ... An illegal move
+        # (shipped → cancelled) gets a 409"
+        lesson("also-cantransition", "fact",
+               "Allowed order status changes are defined once in orders.CanTransition "
+               "(internal/orders/status.go: pending -> paid/cancelled, paid -> shipped/refunded); "
+               "PATCH /orders/{orderID} checks it and answers 409 on an illegal change",
+               "CanTransition|internal/orders/status.go",
+               "409|illegal|allowed|conflict|pending|rules"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("morning! hope your weekend was better than mine, I spent all of saturday "
@@ -1237,6 +1262,37 @@ CACHE_REVERT = Story(
                "maintained updated_at and answers If-None-Match with 304",
                "etag|if-none-match|304", "updated_at|cache|cached|stale"),
     ),
+    also=(
+        # session 0, User: "GET /orders/{id} is about 70% of our database load. the mobile app
+        # polls the order screen every 5 seconds"
+        lesson("also-mobile-polling", "fact",
+               "The mobile app polls GET /orders/{id} every 5 seconds while the order screen is "
+               "open; that endpoint was about 70% of the database load",
+               "poll", "re:\\b(5|five)\\s*(s\\b|sec)|70\\s*%"),
+        # session 2, Say: "sqlc maps TIMESTAMPTZ to pgtype.Timestamptz, not time.Time; the time is
+        # in its .Time field."
+        lesson("also-pgtype-timestamptz", "gotcha",
+               "sqlc (pgx/v5) maps TIMESTAMPTZ columns to pgtype.Timestamptz, not time.Time; use "
+               "the .Time field (e.g. o.UpdatedAt.Time.UTC())",
+               "Timestamptz", "re:time\\.Time|\\.Time\\b"),
+        # session 2, Bash: "docker compose exec db psql -U orders -c '\d orders'"
+        lesson("also-compose-psql", "command",
+               "Inspect the local database with docker compose exec db psql -U orders (e.g. -c "
+               "'\\d orders')",
+               "docker compose exec db psql|psql -U orders"),
+        # session 3, User: "add Cache-Control: no-cache on that endpoint so the CDN doesn't hold
+        # on to responses either; someone said cloudfront caches GETs by default"
+        lesson("also-cache-control", "decision",
+               "GET /orders/{orderID} sends Cache-Control: no-cache so the CDN (CloudFront caches "
+               "GETs by default) doesn't hold on to order responses",
+               "Cache-Control|no-cache", "CDN|cloudfront"),
+        # session 3, User: "let's not do LISTEN/NOTIFY yet"
+        lesson("also-no-listen-notify", "decision",
+               "Pushing status changes instantly (a pg_notify trigger plus a push channel to the "
+               "app) was deferred: not LISTEN/NOTIFY yet, the app keeps polling with If-None-Match",
+               "pg_notify|LISTEN/NOTIFY|re:listen\\s*/\\s*notify",
+               "re:\\b(not|yet|defer\\w*|later|postpone\\w*|poll\\w*)\\b"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("hey! grafana says GET /orders/{id} is about 70% of our database load. the "
@@ -1652,6 +1708,38 @@ SQLC_PGX = Story(
                "TEST_DATABASE_URL=postgres://orders:orders@localhost:5433/orders_test "
                "go test -tags=integration ./internal/db/... (compose Postgres on 5433)",
                "integration", "tag"),
+    ),
+    also=(
+        # session 3, Bash: "docker compose exec db createdb -U orders orders_test && make migrate
+        # DATABASE_URL='postgres://orders:orders@localhost:5433/orders_test?sslmode=disable'"
+        lesson("also-testdb-setup", "command",
+               "The integration database is created and migrated with docker compose exec db "
+               "createdb -U orders orders_test && make migrate "
+               "DATABASE_URL='postgres://orders:orders@localhost:5433/orders_test?sslmode=disable'",
+               "orders_test", "createdb|make migrate|migrat"),
+        # session 3, Say: "Passes once, fails on the second run: rows from the previous run are
+        # still in orders_test. Each test will start from an empty table."
+        lesson("also-testdb-truncate", "gotcha",
+               "orders_test keeps rows between runs, so a rerun of the integration tests saw "
+               "leftover orders; testQueries truncates orders (TRUNCATE orders RESTART IDENTITY) "
+               "so "
+               "each test starts from an empty table",
+               "truncate|leftover|left over|previous run|empty table",
+               "orders_test|integration|testQueries|rerun|second run"),
+        # session 3, Write internal/db/orders_integration_test.go: 't.Skip("TEST_DATABASE_URL not
+        # set")'
+        lesson("also-integration-skip", "gotcha",
+               "The integration tests t.Skip when TEST_DATABASE_URL is unset, so a passing "
+               "-tags=integration run without it has tested nothing",
+               "TEST_DATABASE_URL", "skip|not set|unset"),
+        # session 5, User: "the new reporting job needs its own connection pool ... it lives in
+        # cmd/reporter ... env var REPORTER_DATABASE_URL"
+        lesson("also-reporter", "fact",
+               "cmd/reporter is the hourly finance reporting job with its own small pgx pool "
+               "(REPORTER_DATABASE_URL, simple protocol, MaxConns 2); it reads order ids as CSV on "
+               "stdin and prints id,customer_id,status,total_cents, logging and skipping bad or "
+               "unknown ids",
+               "cmd/reporter|reporter", "REPORTER_DATABASE_URL|finance|CSV|MaxConns"),
     ),
     sessions=(
         Session(day=0, events=(
@@ -2331,6 +2419,31 @@ PAGINATION = Story(
                "history and repeated rows when new orders arrived mid-scroll",
                "keyset|cursor|next_cursor", "created_at|paginat|paging|page"),
     ),
+    also=(
+        # session 1, User: "oh that one's been there forever, it's main.go, not ours. platform
+        # owns that file, ignore it"
+        lesson("also-main-go-platform", "fact",
+               "cmd/ordersvc/main.go is owned by the platform team; make lint's long-standing "
+               "gofumpt finding in it is not ours to fix and is ignored",
+               "main.go", "platform|not ours|ignore"),
+        # session 1, Say: "chi predates Go 1.22's method and wildcard patterns, and we use its
+        # middleware (RequestID, Recoverer) and Route groups ... it isn't worth a migration"
+        lesson("also-stay-on-chi", "decision",
+               "ordersvc stays on chi (its RequestID/Recoverer middleware and Route groups) rather "
+               "than moving to Go 1.22's ServeMux patterns; not worth a migration on its own",
+               "chi", "ServeMux|1.22|mux", "worth|migrat|stay|keep|history"),
+        # session 2, Bash: "psql \"$STAGING_RO_URL\" -c 'EXPLAIN ANALYZE SELECT * FROM orders ..."
+        lesson("also-staging-ro", "command",
+               "Query plans are checked read-only against staging with psql \"$STAGING_RO_URL\" -c "
+               "'EXPLAIN ANALYZE ...'",
+               "STAGING_RO_URL"),
+        # session 4, Bash: "go run ./cmd/export -customer 42 -dsn \"$REPLICA_URL\" > /tmp/c42.csv"
+        lesson("also-export-cli", "command",
+               "go run ./cmd/export -customer <id> -dsn \"$REPLICA_URL\" > out.csv streams all of "
+               "a "
+               "customer's orders as CSV from the read replica (keyset batches of 5,000)",
+               "cmd/export", "customer|REPLICA_URL|CSV"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("hi! first real task of the sprint: mobile needs GET /orders?customer_id=… "
@@ -2953,6 +3066,29 @@ LINT = Story(
                "own packages in their own last import group); gofumpt was dropped",
                "goimports", "local|brightcart|group"),
     ),
+    also=(
+        # session 2, Bash (make lint): "G114: Use of net/http serve function that has no support
+        # for setting timeouts (gosec)"; Say: "I'll build an http.Server with explicit timeouts"
+        lesson("also-gosec-timeouts", "gotcha",
+               "gosec is enabled (platform wants it in every repo) and flags a bare "
+               "http.ListenAndServe (G114, no timeouts); main.go runs an http.Server with explicit "
+               "ReadHeader/Read/Write/Idle timeouts instead",
+               "gosec|G114", "timeout|http.Server|ListenAndServe"),
+        # session 0, Say: "writeJSON ignores Encode's error. By then the status line is already
+        # sent ... I'll discard it explicitly with a comment saying why."
+        lesson("also-encode-discard", "fact",
+               "writeJSON in internal/api/respond.go discards json Encode's error on purpose "
+               "(_ = ..., the status line is already sent), which keeps errcheck quiet",
+               "Encode|writeJSON|respond.go", "discard|_ =|ignore|errcheck"),
+        # session 4, Bash (go test): "not enough arguments in call to NewRouter ... want (Store,
+        # func(context.Context) error)"; Say: "the router takes the ping func so the tests can fake
+        # it"
+        lesson("also-readyz-ping", "fact",
+               "NewRouter(store, ping) takes a ping func (main.go passes pool.Ping) for /readyz in "
+               "internal/api/health.go (1s timeout, 503 when the database doesn't answer); tests "
+               "pass a fake func(context.Context) error",
+               "readyz|NewRouter", "ping"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("hiya. CI's lint job has been red on main since this morning and I can't tell "
@@ -3277,6 +3413,60 @@ SCHEMA_MONEY = Story(
                "Order status rules live in internal/orders/status.go (CanTransition); every "
                "status-changing handler must check it before writing",
                "CanTransition", "status.go|internal/orders|rules|check"),
+    ),
+    also=(
+        # session 0, bash: "ls internal/migrations" -> "No such file or directory"; then "goose -dir
+        # db/migrations ... up"
+        lesson("also-migrations-dir", "fact",
+               "goose migrations live in db/migrations/ (not internal/migrations) as numbered "
+               "files "
+               "(0001_orders.sql, 0002_cancelled_at.sql, ...) with -- +goose Up / -- +goose Down "
+               "sections",
+               "db/migrations"),
+        # session 3, bash after editing internal/db/query.sql: "make generate" -> "sqlc generate"
+        lesson("also-make-generate", "command",
+               "After changing internal/db/query.sql (or the schema), run `make generate` (sqlc "
+               "generate) to regenerate the Go code in internal/db",
+               "make generate|sqlc generate"),
+        # session 3, say: "The handler is fine; the fake isn't. The real CancelOrder query sets
+        # cancelled_at = now() ..."
+        lesson("also-fake-mirrors-sql", "gotcha",
+               "Handler tests run against the hand-written fakeStore "
+               "(internal/api/orders_test.go); "
+               "each new Store method needs a fake that does what its SQL query does (the "
+               "CancelOrder fake must also set cancelled_at), or the tests fail for the wrong "
+               "reason",
+               "fakeStore|fake store|the fake|fakes", "SQL|query|queries|cancelled_at"),
+        # session 5, say: "goose ran 0003 in a transaction, so it rolled back and is not applied;
+        # fixing this file is fine"
+        lesson("also-failed-migration-fixable", "gotcha",
+               "goose runs each migration in a transaction: one that fails (0003 added a NOT NULL "
+               "column without a DEFAULT to a table with rows) is rolled back and not applied, so "
+               "fixing that same file is fine, unlike editing an applied one",
+               "migration|goose|0003",
+               "rolled back|rolls back|roll back|rollback|transaction|not applied"),
+        # session 1, say: "Integer division truncates ... round half up by adding half the divisor
+        # first: (totalCents*bps + 5000) / 10000"
+        lesson("also-discount-half-up", "decision",
+               "orders.ApplyDiscount (internal/orders/discount.go) rounds the discount half up to "
+               "a "
+               "whole cent with (totalCents*bps + 5000) / 10000; plain integer division truncates "
+               "and came out a cent off",
+               "ApplyDiscount|discount|bps|basis point", "half up|half-up|5000|truncat"),
+        # session 3, subagent: "Nothing enforces the rules in the database (no CHECK constraint or
+        # trigger)"
+        lesson("also-status-not-in-db", "fact",
+               "Nothing in the database enforces the order status rules (no CHECK constraint or "
+               "trigger on orders.status); only the Go code checks them",
+               "nothing enforces|not enforced|unenforced|no CHECK|CHECK constraint|trigger",
+               "database|DB|postgres|schema"),
+        # session 5, edit query.sql: "SET refunded_cents = refunded_cents + @amount_cents ... WHEN
+        # refunded_cents + @amount_cents >= total_cents THEN 'refunded'"
+        lesson("also-refund-accumulates", "fact",
+               "Partial refunds add up in orders.refunded_cents (RefundOrder, migration 0003, "
+               "refunded_at set on each refund); the status only becomes 'refunded' once "
+               "refunded_cents reaches total_cents, and a refund above what is left is a 400",
+               "refunded_cents|RefundOrder|partial refund", "total_cents|status|left|remaining"),
     ),
     sessions=(
         Session(day=0, notes=(
@@ -4185,6 +4375,34 @@ VIPER_CONFIG = Story(
                "dotfile is still read for one release, with a deprecation warning on stderr",
                "UserConfigDir|XDG|shipctl/config.yaml|.config/shipctl"),
     ),
+    also=(
+        # session 0, edit config_test.go: "viper.Reset()\n t.Setenv(\"SHIPCTL_DEPLOY_TIMEOUT\",
+        # \"45s\")\n ... Init(writeConfig(t, ...))"
+        lesson("also-viper-reset-tests", "convention",
+               "Config tests share viper's global state, so each starts with viper.Reset(), writes "
+               "its config with writeConfig(t, body) and sets env overrides with t.Setenv",
+               "viper.Reset|writeConfig"),
+        # session 0, commit: "config: deploy.timeout (default 10m, SHIPCTL_DEPLOY_TIMEOUT)"; session
+        # 4, commit: "config: deploy.region (default eu-west-1, SHIPCTL_DEPLOY_REGION)"
+        lesson("also-deploy-settings", "fact",
+               "Config keys are api_url, token, deploy.timeout (default 10m, "
+               "SHIPCTL_DEPLOY_TIMEOUT) "
+               "and deploy.region (default eu-west-1, SHIPCTL_DEPLOY_REGION)",
+               "deploy.timeout|deploy.region|SHIPCTL_DEPLOY_TIMEOUT|SHIPCTL_DEPLOY_REGION",
+               "default|10m|eu-west-1"),
+        # session 4, say: "`shipctl config show` prints the file viper actually read (the XDG path
+        # here) and each effective value"
+        lesson("also-config-show", "fact",
+               "`shipctl config show` (cmd/config.go) prints the config file viper actually read "
+               "(viper.ConfigFileUsed) and every effective setting, with the token masked",
+               "config show"),
+        # session 1, edit README.md: "go get github.com/brightcart/shipctl" -> "go install
+        # github.com/brightcart/shipctl@latest"
+        lesson("also-go-install", "command",
+               "shipctl is installed with `go install github.com/brightcart/shipctl@latest` (the "
+               "README's old `go get` no longer installs binaries)",
+               "go install"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("hey! feature for shipctl: deploys should get a configurable wait timeout. "
@@ -4717,6 +4935,48 @@ RETRIES = Story(
                "go-retryablehttp re-sent a slow POST after the client timeout and started a "
                "duplicate deploy",
                "idempotency|idempotent", "retry|retries|retried|POST"),
+    ),
+    also=(
+        # session 0, user: "the deploy API flakes with 502s whenever they roll their own pods"
+        lesson("also-api-502-rollouts", "fact",
+               "The deploy API answers transient 502 Bad Gateway whenever it rolls its own pods, "
+               "which used to kill shipctl runs in CI for nothing",
+               "502|Bad Gateway", "pods|rolls|roll their|flak"),
+        # session 2, user: "it does, since march: the same key within 24h returns the original
+        # deploy ... idempotency key on the POST"
+        lesson("also-idempotency-24h", "fact",
+               "The deploy API honours Idempotency-Key: a repeat with the same key within 24h "
+               "returns the original deploy instead of starting a new one",
+               "Idempotency-Key|idempotency key", "24h|24 hours|original deploy|same key"),
+        # session 1, probe: "GET /v1/deploys/{id} on the deploy API returns the same JSON as the
+        # create call"; session 4, probe: "POST /v1/services/{service}/rollback"
+        lesson("also-api-endpoints", "fact",
+               "Deploy API routes: POST /v1/deploys (201), GET /v1/deploys/{id} (200, same JSON as "
+               "create), POST /v1/services/{service}/rollback (201, returns a deploy); all with "
+               "Authorization: Bearer <token>",
+               "/v1/deploys|/v1/services", "/v1/deploys/{|/rollback|endpoint|routes"),
+        # session 2, write retry.go: "type StatusError struct { Code int ... }" and "func
+        # retryable(err error) bool ... return se.Code >= 500"
+        lesson("also-status-error", "fact",
+               "Client.do (internal/client/client.go) adds the bearer token, checks the expected "
+               "status and returns *StatusError{Code, Status} otherwise; withRetry retries only "
+               "network errors and StatusError codes >= 500",
+               "StatusError"),
+        # session 2, write retry.go: "retryDelay is the pause before the first retry; it doubles
+        # each time (tests shorten it)"
+        lesson("also-retry-delay", "convention",
+               "The backoff start is the package variable retryDelay (500ms, doubling) in "
+               "internal/client/retry.go; client_test.go sets it to a millisecond in init() so "
+               "retry "
+               "tests run fast",
+               "retryDelay"),
+        # session 1, say: "I can't reach the deploy API from here (no VPN), so I'll go by the create
+        # response's shape"
+        lesson("also-api-vpn", "fact",
+               "The deploy API (deploy.brightcart.internal) only resolves on the VPN, so it can't "
+               "be "
+               "curled from the dev environment; work from the known response shapes and httptest",
+               "VPN|resolve host", "deploy API|deploy.brightcart.internal"),
     ),
     sessions=(
         Session(day=0, events=(
@@ -5447,6 +5707,42 @@ COBRA_TESTS = Story(
                "(require.NoError), assert for the rest; go-cmp is out",
                "testify", "require|assert"),
     ),
+    also=(
+        # session 1/2, write cmd/deploy_test.go: "func runRoot(t *testing.T, args ...string)
+        # (string, error)" and "func testConfig(t *testing.T) string ... token: test-token"
+        lesson("also-cmd-test-helpers", "fact",
+               "cmd tests use runRoot(t, args...) (cmd/deploy_test.go: a fresh NewRootCmd with "
+               "captured output) and testConfig(t) (a temp config with token: test-token), and "
+               "point "
+               "the client at an httptest server with --api-url",
+               "runRoot|testConfig"),
+        # session 1, user: "yeah, do the constructor"; session 5, edit root.go:
+        # "root.AddCommand(newDeployCmd(), newVersionCmd(), newWhoamiCmd())"
+        lesson("also-cmd-constructors", "convention",
+               "Every command is built by its own newXxxCmd() constructor (flags as locals, no "
+               "package-level command or init() registration) and added in NewRootCmd's "
+               "root.AddCommand(...)",
+               "newDeployCmd|newVersionCmd|newWhoamiCmd|newXxxCmd|constructor",
+               "AddCommand|NewRootCmd|init()"),
+        # session 2, say: "I'll put the check in a PersistentPreRunE on deploy, so the subcommands
+        # it's going to grow ... get it too"
+        lesson("also-deploy-token-hook", "decision",
+               "deploy fails fast with 'no API token configured' when no token is set, checked in "
+               "deploy's PersistentPreRunE so its future subcommands inherit it; deploy tests "
+               "therefore need a config with a token",
+               "token", "no API token|fail fast|fails fast|before any network|PersistentPreRunE"),
+        # session 5, probe: "the API answering 409 because a deploy is already running"
+        lesson("also-api-409-running", "fact",
+               "The deploy API answers 409 Conflict when a deploy is already running; shipctl "
+               "reports it as 'start deploy: unexpected status 409 Conflict'",
+               "409|Conflict", "already running|in progress"),
+        # session 3, say: "No, there's no lll linter enabled: errcheck, govet, staticcheck and
+        # revive, plus golangci-lint's defaults"
+        lesson("also-no-line-length-lint", "fact",
+               "golangci-lint here enables errcheck, govet, staticcheck and revive on top of the "
+               "defaults; there is no lll linter, so no line-length limit is enforced",
+               "lll|line length|line-length"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("hi! there are zero tests in cmd/ and it's starting to scare me. can you start "
@@ -6125,6 +6421,37 @@ RELEASE = Story(
                "CHANGELOG.md is no longer kept by hand: goreleaser builds the release notes "
                "from commit subjects (grouped by their prefixes)",
                "changelog|release notes", "goreleaser|generat"),
+    ),
+    also=(
+        # session 4, user: "right, the token's in 1password, not in your env. I'll run make release
+        # myself in a sec."
+        lesson("also-release-run-by-user", "fact",
+               "GITHUB_TOKEN is not in the assistant's environment (it lives in the user's "
+               "1Password), so `make release` fails there; after the tag is pushed the user runs "
+               "make release themselves",
+               "GITHUB_TOKEN|1password|make release",
+               "1password|myself|not in your env|themselves"),
+        # session 3, edit .goreleaser.yaml: "regexp: '^cmd' ... regexp: '^build' ... exclude: -
+        # '^docs:' - '^test:'"
+        lesson("also-changelog-groups", "fact",
+               "goreleaser's release notes group commits by subject prefix (^cmd -> Commands, "
+               "^build -> Build and release, the rest -> Other) and leave out docs: and test: "
+               "commits",
+               "^cmd|^build|^docs|^test|Build and release", "exclude|excluded|filter|group"),
+        # session 3, bash: "goreleaser check" -> "field group not found in type config.Changelog",
+        # then "1 configuration file(s) validated"
+        lesson("also-goreleaser-check", "command",
+               "`goreleaser check` validates .goreleaser.yaml (it caught `group:` where the "
+               "changelog key is `groups:`)",
+               "goreleaser check"),
+        # session 4, say: "The image is FROM scratch, so the binary must be fully static ... CA
+        # certificates are copied in for HTTPS to the deploy API"
+        lesson("also-dockerfile-scratch", "fact",
+               "The Dockerfile builds shipctl statically (CGO_ENABLED=0, version from --build-arg "
+               "VERSION into cmd.version) into a FROM scratch image, with CA certificates copied "
+               "in "
+               "for HTTPS to the deploy API",
+               "Dockerfile|FROM scratch|docker build", "scratch|ca-certificates|CA cert|build-arg"),
     ),
     sessions=(
         Session(day=0, events=(

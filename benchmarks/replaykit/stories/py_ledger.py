@@ -69,6 +69,16 @@ ROUNDING = Story(
         lesson("test-cmd", "command", "Run the tests with `uv run pytest -q`",
                "uv run pytest"),
     ),
+    also=(
+        # session 1, write: "part = (amount / n).quantize(Decimal('0.01'), rounding=ROUND_HALF_EVEN)
+        # ... return [*parts, amount - sum(parts)]"
+        lesson("also-split-remainder", "fact",
+               "split() in src/ledger/split.py rounds each part to cents half-even and gives the "
+               "last "
+               "part the remainder (amount minus the sum of the others), so no cent is lost",
+               "split",
+               "remainder|last part|sum|lose|losing|lost"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("morning! the round-half-even test has been red since friday, can you take "

@@ -996,6 +996,28 @@ ENUM_MIGRATION = Story(
                "The dev Postgres and Redis run in Docker: `docker compose up -d db redis`",
                "docker compose|docker-compose", "db|postgres"),
     ),
+    also=(
+        # session 0, bash: "make migrate" (runs `alembic upgrade head`); session 1, say: "like `make
+        # migrate` on the dev DB"
+        lesson("also-make-migrate", "command",
+               "Apply the Alembic migrations to the dev database with `make migrate` (runs alembic "
+               "upgrade head)",
+               "make migrate"),
+        # session 0, bash: "make test" -> "pytest -q ... 4 passed"
+        lesson("also-make-test", "command",
+               "Run the test suite with `make test` (runs pytest -q)",
+               "make test"),
+        # session 0, write: "# Postgres cannot drop a value from an enum type; 'refunded' stays
+        # defined."
+        lesson("also-enum-downgrade", "gotcha",
+               "Postgres cannot drop a value from an enum type, so the downgrade of an "
+               "order_status "
+               "addition only moves the rows back to the old status and the value stays defined "
+               "(the upgrade uses ADD VALUE IF NOT EXISTS)",
+               "enum|order_status",
+               r"re:(cannot|can't|can not|unable to|no way to)\s+(be\s+)?(drop|remov)|"
+               r"(stays|remains|stay|remain)\s+defined|(not|never)\s+(be\s+)?(dropped|removed)"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("morning! hope your weekend was better than mine, I spent all of saturday "
@@ -1417,6 +1439,35 @@ ORDER_CACHE = Story(
                "order's lines; query with .options(selectinload(Order.lines))",
                "selectinload|N+1|lazy", "lines"),
     ),
+    also=(
+        # session 1, say: "With expire_on_commit=False the objects keep their loaded values after
+        # commit ... create_order commits and then returns the Order"
+        lesson("also-expire-on-commit", "fact",
+               "SessionLocal in src/orderdesk/db.py uses expire_on_commit=False so objects keep "
+               "their "
+               "loaded values after commit; create_order commits and then returns the Order, which "
+               "FastAPI serialises without an extra SELECT",
+               "expire_on_commit",
+               "keep|retain|loaded|extra query|extra select|serialis|serializ"),
+        # session 4, say: "I grouped by order_lines.order_id, which is NULL for an order without
+        # lines ... Grouping by the orders primary key fixes both."
+        lesson("also-group-by-order-id", "gotcha",
+               "Aggregates over orders outer-joined to order_lines must GROUP BY Order.id (the "
+               "orders "
+               "primary key), not order_lines.order_id, which is NULL for orders without lines and "
+               "makes Postgres raise GroupingError",
+               "group by|grouping|group_by|GroupingError",
+               "primary key|Order.id|orders.id"),
+        # session 0, bash: "python -m pytest -q --tb=short" -> "4 passed"
+        lesson("also-pytest-cmd", "command",
+               "Run the tests with `python -m pytest -q` (add --tb=short for short tracebacks)",
+               "python -m pytest"),
+        # session 1, bash: "ruff check src tests" -> "All checks passed!" (session 3 it flags unused
+        # imports)
+        lesson("also-ruff-check", "command",
+               "Lint with `ruff check src tests`",
+               "ruff check"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("hi! Grafana says p95 on the order endpoints went from ~120ms to ~1.8s since "
@@ -1787,6 +1838,33 @@ HOUSE_STYLE = Story(
                "Postgres now() is the transaction start time, so rows created in one test "
                "transaction share created_at; ordered listings need Order.id as tie-breaker",
                "now()|transaction start|transaction_timestamp", "created_at"),
+    ),
+    also=(
+        # session 1, bash: "make lint" -> "ruff check src tests / All checks passed! / mypy src /
+        # Success"
+        lesson("also-make-lint", "command",
+               "Lint with `make lint`, which runs ruff check src tests and mypy src (strict)",
+               "make lint|ruff check src|mypy src"),
+        # session 2, user/write/compact: "put the params in their own module as a dependency we can
+        # reuse for the customer endpoints later" / "the new pagination dependency in
+        # src/orderdesk/api/deps.py"
+        lesson("also-page-params", "convention",
+               "List pagination is the reusable dependency page_params -> Page in "
+               "src/orderdesk/api/deps.py (limit default 50, max 200; offset), to be reused for "
+               "the "
+               "customer endpoints",
+               "page_params|deps.py|orderdesk.api.deps",
+               "paginat|limit|offset|page"),
+        # session 1, probe: "cancel an order while it's still pending ... 409 if it's already paid
+        # or shipped"; session 4, probe: "mark orders as shipped ... only from paid"
+        lesson("also-status-transitions", "fact",
+               "Order status transitions: POST /orders/{id}/cancel only while pending, POST "
+               "/orders/{id}/ship only from paid (X-Operator header, logged); any other status "
+               "gets "
+               "a 409",
+               "cancel|ship",
+               "pending|paid",
+               "409|conflict|only"),
     ),
     sessions=(
         Session(day=0, events=(
@@ -2226,6 +2304,37 @@ CELERY_TASKS = Story(
                "before commit|after committing|before committing",
                "task|delay|enqueue|queue"),
     ),
+    also=(
+        # session 0, say: "The client fixture also patches send_mail and points the worker's
+        # SessionLocal at the test transaction."
+        lesson("also-client-fixture", "fact",
+               "The client fixture in tests/conftest.py patches orderdesk.worker.send_mail to a "
+               "no-op, "
+               "points the worker's SessionLocal at the test transaction and overrides get_session",
+               "client fixture|conftest",
+               "send_mail|SessionLocal",
+               "patch|monkeypatch|points|pointed|override|nullcontext|no-op|stub"),
+        # session 3, probe + edit: "their API is slow and flaky so it should happen in the
+        # background" / "@app.task(autoretry_for=(httpx.HTTPError,), retry_backoff=True,
+        # max_retries=5)\ndef notify_refund"
+        lesson("also-refund-retry", "decision",
+               "Calls to the slow, flaky payment provider run in the background Celery task "
+               "notify_refund (worker.py, settings.payments_api) with "
+               "autoretry_for=(httpx.HTTPError,), "
+               "retry_backoff=True, max_retries=5",
+               "notify_refund|payment provider|payments_api",
+               "autoretry|retry|retries|backoff"),
+        # session 1, user: "yes, do it. slower tests are fine if they're honest"
+        lesson("also-honest-tests", "preference",
+               "The user accepts slower tests as long as they are honest, i.e. exercise the real "
+               "production path instead of a shortcut that hides bugs",
+               "slow",
+               "honest|faithful|realistic|over speed|over fast"),
+        # session 1, bash: "python -m pytest -q" -> "6 passed"
+        lesson("also-pytest-cmd", "command",
+               "Run the tests with `python -m pytest -q`",
+               "python -m pytest"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("hey! new ticket from the warehouse: when an order ships, the customer should "
@@ -2472,6 +2581,44 @@ SETTINGS_DEPLOY = Story(
                "Deploys go through `make release ENV=staging|production` (builds and pushes the "
                "image, then runs the migrations on the target)",
                "make release"),
+    ),
+    also=(
+        # session 3, commit: "Fail fast on a database URL without the psycopg 3 driver"
+        # (field_validator on database_url, tests/test_settings.py)
+        lesson("also-dsn-validator", "fact",
+               "Settings has a field_validator on database_url that rejects any URL not starting "
+               "with "
+               "postgresql+psycopg:// at startup (pydantic ValidationError), covered by "
+               "tests/test_settings.py",
+               "validator|validat|ValidationError|fail fast|fails fast",
+               "database_url|DATABASE_URL|database url|DSN"),
+        # session 3, bash: "kubectl -n orderdesk-staging logs deploy/orderdesk-worker --tail=4"
+        lesson("also-staging-logs", "command",
+               "Staging runs on Kubernetes in namespace orderdesk-staging (deployments "
+               "orderdesk-api "
+               "and orderdesk-worker); read logs with `kubectl -n orderdesk-staging logs "
+               "deploy/orderdesk-worker`",
+               "kubectl",
+               "orderdesk-staging"),
+        # session 3, say/probe: "I can't resolve the staging hostname from this machine, probably
+        # VPN-only" / "I'm on VPN, health is fine"
+        lesson("also-staging-vpn", "fact",
+               "The staging host orderdesk.staging.internal only resolves on the VPN, so the "
+               "assistant cannot curl staging /health itself; the user checks it",
+               "orderdesk.staging.internal|staging host|staging hostname",
+               "VPN|resolve"),
+        # session 2, say + user: "payment_webhook_secret ... empty by default" / "ok leave it empty
+        # for now, we'll tighten it when the handler lands"
+        lesson("also-webhook-secret", "decision",
+               "ORDERDESK_PAYMENT_WEBHOOK_SECRET (settings.payment_webhook_secret) stays empty by "
+               "default for now; it gets tightened (required when debug is false) when the webhook "
+               "handler lands",
+               "webhook|payment_webhook_secret|PAYMENT_WEBHOOK_SECRET",
+               "empty|tighten|required"),
+        # session 1, bash: "make test" -> "pytest -q ... 4 passed"
+        lesson("also-make-test", "command",
+               "Run the test suite with `make test` (runs pytest -q)",
+               "make test"),
     ),
     sessions=(
         Session(day=0, events=(
@@ -2902,6 +3049,58 @@ ASYNC_REVERT = Story(
                "plain def|sync def|threadpool|thread pool|pool_size",
                "handler|route|endpoint|session|pool"),
     ),
+    also=(
+        # session 1, Say: "the API tests override get_session with the transactional test session,
+        # while the converted routes depend on get_async_session: they read the dev database"
+        # session 4, Say: "tests can swap it via dependency_overrides (conftest does that to inject
+        # the transactional test session)"
+        lesson("also-tests-override-get-session", "gotcha",
+               "API tests get the transactional db_session only through conftest's "
+               "app.dependency_overrides[get_session]; a route that gets its session any other way "
+               "(get_async_session, calling SessionLocal() itself) reads the dev database and "
+               "never "
+               "sees the rows the test created",
+               "dependency_overrides|dependency override|overrides get_session|override "
+               "get_session|"
+               "overriding get_session",
+               "test|conftest|db_session"),
+        # session 2, Subagent: "worker.py uses the sync SessionLocal in every task and Celery has no
+        # native async tasks, so the sync engine stays"
+        lesson("also-celery-sync-engine", "fact",
+               "The Celery worker (worker.py) shares the models and uses the sync SessionLocal in "
+               "every task; Celery has no native async tasks, so a sync engine is needed there "
+               "regardless of what the API does",
+               "celery|worker", "sync|SessionLocal"),
+        # session 2, Commit: "selectinload on the order reads stays."
+        lesson("also-selectinload-stays", "decision",
+               "The order read queries (get_order, list_orders) keep selectinload(Order.lines) "
+               "even "
+               "after going back to the sync Session",
+               "selectinload", "stay|stays|kept|keep|sync"),
+        # session 3, User: "load test with the bigger pool: 170 rps on GET /orders before Postgres
+        # CPU becomes the limit"
+        lesson("also-load-test-170rps", "fact",
+               "With the 20+20 pool the load test reaches about 170 rps on GET /orders; the limit "
+               "is now Postgres CPU (it was ~40 rps on the 5+10 pool)",
+               "170|Postgres CPU|database CPU", "rps|load test|load-test|limit|bottleneck"),
+        # session 3, Say: "`ruff check .` also scans migrations/, where the autogenerated init
+        # revision has an unused `postgresql` import ... outside what CI lints (make lint covers src
+        # and tests)"
+        lesson("also-ruff-migrations", "gotcha",
+               "`ruff check .` also scans migrations/ and flags the autogenerated init revision's "
+               "unused postgresql import (F401); CI only lints src and tests via make lint, so "
+               "leave the generated migrations alone",
+               "migrations", "ruff|F401|lint"),
+        # session 0 .. 4, Bash: "make test" -> "pytest -q ... passed"
+        lesson("also-make-test", "command",
+               "Run the test suite with `make test` (pytest -q)",
+               "make test"),
+        # session 4, User: "the README still says Python 3.11+, but we need 3.12 now"
+        lesson("also-python-312", "fact",
+               "orderdesk needs Python 3.12 (requires-python >=3.12; the README now says "
+               "Python 3.12+)",
+               r"re:3\.12\+|>=\s?3\.12|\b(need|needs|require|requires)\b.{0,20}3\.12"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("hey! finally unpacked the last boxes from the move 📦 so back to normal. "
@@ -3312,6 +3511,21 @@ DST = Story(
                "days at UTC midnight (Boston's day then starts at 20:00 the evening before)",
                "local calendar|local day|local date|local midnight|station's local|"
                "station-local|own midnight", "resampl|daily|day|aggregat"),
+    ),
+    also=(
+        # session 1, User: "oh the raw data isn't in the repo, it's on the share"
+        lesson("also-raw-data-on-share", "fact",
+               "The raw gauge exports are not in the repo (there is no data/raw); they live on the "
+               "shared drive",
+               "raw", "share|shared drive|not in the repo"),
+        # session 4, Say + User: "lint fails only on the formatting of tests/test_schema.py" / "ah
+        # that's Jonas's file, he has a PR for it. push"
+        lesson("also-test-schema-format-jonas", "gotcha",
+               "The full `tox` run's lint env fails on `ruff format --check` for "
+               "tests/test_schema.py; "
+               "that is Jonas's file with his own PR pending, so don't reformat it in unrelated "
+               "changes",
+               "test_schema.py", "format|Jonas"),
     ),
     sessions=(
         Session(day=0, events=(
@@ -3790,6 +4004,44 @@ PYDANTIC_V2 = Story(
                "dtype=str (which also keeps leading zeros)",
                "station_id|station ids|station id", "dtype|string_type|coerc"),
     ),
+    also=(
+        # session 0, Bash: "tox -r -e py312" (after pinning pydantic; again in sessions 2 and 4
+        # after dependency changes)
+        lesson("also-tox-recreate", "command",
+               "After changing dependencies in pyproject.toml, rebuild the tox env with "
+               "`tox -r -e py312`",
+               "tox -r|--recreate"),
+        # session 1, Bash: "tox -e lint" -> ruff check src tests / ruff format --check src tests
+        lesson("also-tox-lint", "command",
+               "`tox -e lint` runs ruff check, ruff format --check and mypy (the tox lint env)",
+               "tox -e lint"),
+        # session 1, Say + User: "The lint env fails only on the formatting of
+        # tests/test_transform.py" / "leave it, Priya has a formatting PR open"
+        lesson("also-test-transform-format-priya", "gotcha",
+               "tox's lint env fails on `ruff format --check` for tests/test_transform.py; Priya "
+               "has a formatting PR open for it, so leave it out of unrelated changes",
+               "test_transform.py", "format|Priya"),
+        # session 2, User: "we want tidepool to pick up its config (default output dir, the share
+        # path) from TIDEPOOL_* env vars. pydantic-settings"
+        lesson("also-tidepool-settings", "decision",
+               "tidepool's config (default output dir, share path) comes from TIDEPOOL_* "
+               "environment variables via pydantic-settings (which needs pydantic >= 2.7)",
+               "TIDEPOOL_|pydantic-settings", "env|config|settings"),
+        # session 3, Say: "filterwarnings = error caught a pandas 2.2 deprecation in my
+        # groupby().apply() ... sort_values on both columns does it"
+        lesson("also-groupby-apply-deprecation", "gotcha",
+               "pandas 2.2's DataFrameGroupBy.apply over the grouping columns emits a "
+               "DeprecationWarning that filterwarnings = error turns into a failure (a CliRunner "
+               "test just shows exit code 1); order by station and time with "
+               "sort_values(['station_id', 'ts']) instead of groupby().apply()",
+               "groupby|DataFrameGroupBy", "apply", "deprecat|sort_values|include_groups"),
+        # session 4, Say: "ingest now reads .xlsx through read_excel, with station_id as text there
+        # as well ... openpyxl is a new runtime dependency"
+        lesson("also-xlsx-exports", "fact",
+               "The Canadian stations send .xlsx exports; read_readings reads them with "
+               "pd.read_excel (station_id as str), which needs the openpyxl runtime dependency",
+               "xlsx|read_excel", "openpyxl|read_readings|ingest|Canadian"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("CI's red on main since last night and nobody merged anything 🙄 can you take "
@@ -4187,6 +4439,22 @@ CLI_CONVENTIONS = Story(
                "commands live in src/tidepool/cli.py",
                "tidepool.cli|cli.py", "entry|scripts|commands"),
     ),
+    also=(
+        # session 2, Edit: '@click.group(context_settings={"show_default": True})' after User:
+        # "let's do it for the whole group"
+        lesson("also-show-default", "decision",
+               "The tidepool click group sets context_settings={'show_default': True}, so every "
+               "command's --help shows option defaults",
+               "show_default|show default|shows default|option defaults|defaults in --help|"
+               "defaults in help"),
+        # session 2, Bash: "ls -lh /mnt/share/tidepool/master.parquet" -> "2.1G" / Say: "2.1 GB as
+        # of this morning's nightly run"
+        lesson("also-master-table", "fact",
+               "The master table is /mnt/share/tidepool/master.parquet (about 2.1 GB), rewritten "
+               "by "
+               "the nightly run",
+               "master.parquet|master table", "/mnt/share|share|nightly"),
+    ),
     sessions=(
         Session(day=0, notes=(
             Note("- CLI entry point: `tidepool = tidepool.cli:main` ([project.scripts]); all "
@@ -4430,6 +4698,42 @@ READ_PERF = Story(
                "have several # header lines, which the pyarrow engine can't skip); the speed "
                "comes from explicit dtype=, usecols= and date_format='ISO8601'",
                "C parser|c engine|C engine|default parser", "comment|dtype|date_format|usecols"),
+    ),
+    also=(
+        # session 2, Say: "The benchmark file takes 13.9 s, against 9.8 s with pyarrow and 90 s
+        # originally: most of the win was the vectorised clean()"
+        lesson("also-bench-timing", "fact",
+               "Ingest of the benchmark file BOST_2023.csv takes about 14 s (`time tidepool ingest "
+               "data/sample/BOST_2023.csv -o /tmp/out.parquet`), down from 90 s; most of the win "
+               "came from vectorising clean()",
+               r"re:\b(13\.9|14(\.6)?)\s?s\b|~14\s?s|90 s|90s", "benchmark|BOST_2023|ingest"),
+        # session 2, User/Bash: "tidepool ingest /mnt/share/raw/BRST_2024-05.csv" / "# station
+        # export v3\n# station: BRST Brest\n# units: ..."
+        lesson("also-raw-exports-share", "fact",
+               "Raw station exports arrive on the share under /mnt/share/raw/ (e.g. "
+               "BRST_2024-05.csv); v3 exports start with four '#' lines (export version, station, "
+               "units, tz)",
+               "/mnt/share/raw|share/raw"),
+        # session 3, Say: "A spike is a reading more than 0.5 m away from both its neighbours (so
+        # the reading right after a spike survives)"
+        lesson("also-spike-rule", "decision",
+               "clean() drops spikes: a reading more than SPIKE_M = 0.5 m away from both its "
+               "neighbours of the same station (time-sorted, groupby().diff()), so the reading "
+               "right after a spike survives",
+               "spike|SPIKE_M", "0.5|neighbour|neighbor|both"),
+        # session 3, Probe + Edit: "the Canadian stations export tab-separated files with the same #
+        # header block" / 'sep="\t" if path.suffix == ".tsv" else ","'
+        lesson("also-tsv-exports", "fact",
+               "The Canadian stations export tab-separated .tsv files with the same # header "
+               "block; "
+               "read_readings picks sep='\\t' from the .tsv suffix",
+               "tsv|tab-separated|tab separated", "sep|suffix|read_readings|ingest|Canadian"),
+        # session 1, User: "what does drop_duplicates(subset=[...]) keep by default" / Say: "The
+        # first occurrence (keep='first')" / User: "ok good, that's what we want"
+        lesson("also-dedupe-keeps-first", "decision",
+               "clean() dedupes on (station_id, ts) with drop_duplicates' default keep='first': "
+               "the first reading wins, which is what the team wants",
+               "drop_duplicates|dedup|duplicate", "first"),
     ),
     sessions=(
         Session(day=0, events=(
@@ -4697,6 +5001,43 @@ LINT_TOOLING = Story(
                "tox is gone: tests are `uv run pytest`; lint is `uv run ruff check .`, `uv run "
                "ruff format --check .` and `uv run mypy`",
                "uv run ruff|uv run mypy"),
+    ),
+    also=(
+        # session 0, Bash + Edit: "src/tidepool/io.py:15: error: Keywords must be strings  [misc]"
+        # -> "Reading(**{str(k): v for k, v in rec.items()})"
+        lesson("also-to-dict-str-keys", "gotcha",
+               "With pandas-stubs, df.to_dict(orient='records') rows have non-str keys, so "
+               "Reading(**rec) fails mypy with 'Keywords must be strings'; validate_rows converts "
+               "the keys with str(k)",
+               "Keywords must be strings|to_dict",
+               "str(k)|str keys|string keys|non-str|keys must|Keywords must be strings|Hashable"),
+        # session 2, Say: "PyYAML's annotations live in types-PyYAML. Adding it to the dev
+        # dependencies rather than silencing the import" (also CONTRIBUTING.md, session 4)
+        lesson("also-stub-packages", "convention",
+               "A third-party library without inline types gets its stub package in the dev "
+               "dependencies (types-PyYAML, like pandas-stubs), never an ignore on the import",
+               "types-PyYAML|stub package|stubs package", "dev|ignore|depend"),
+        # session 2, Bash: "uv sync" -> "Creating virtual environment at: .venv"
+        lesson("also-uv-sync", "command",
+               "`uv sync` creates/updates .venv with the runtime deps and the [tool.uv] "
+               "dev-dependencies; run it after changing dependencies",
+               "uv sync"),
+        # session 3, Bash: "git add src/tidepool/stations.yaml uv.lock" then the commit
+        lesson("also-commit-uv-lock", "convention",
+               "uv.lock is committed to the repo alongside dependency changes",
+               "uv.lock", "commit|tracked|git add|check in|checked in"),
+        # session 2, Probe: "the station list should come from a stations.yaml next to stations.py
+        # instead of the dict, so ops can add stations without a release"
+        lesson("also-stations-yaml", "decision",
+               "The station list lives in src/tidepool/stations.yaml (loaded by stations.py with "
+               "yaml.safe_load via importlib.resources) so ops can add stations without a release",
+               "stations.yaml", "ops|without a release|loaded|loads|load"),
+        # session 1, Bash: "git push" rejected (fetch first) -> "git pull --rebase && git push";
+        # User: "I'll tell Jonas to rebase"
+        lesson("also-pull-rebase", "convention",
+               "Others push to main too: when a push is rejected, `git pull --rebase` and push "
+               "again (rebase, no merge commits)",
+               "pull --rebase|rebase"),
     ),
     sessions=(
         Session(day=0, events=(

@@ -741,6 +741,29 @@ SINCE_OFFSETS = Story(
                "into Record in src/record.rs",
                "filter.rs|filter::apply", "record.rs|record::"),
     ),
+    also=(
+        # session 0, User: "the prod boxes log in UTC with a Z suffix"
+        lesson("also-prod-utc", "fact",
+               "The prod boxes write log timestamps in UTC with a Z suffix (users pass --since in "
+               "local offsets such as +02:00)",
+               "prod|production", "UTC|Z suffix"),
+        # session 0, Say: "With --since set, lines whose ts doesn't parse are dropped."
+        lesson("also-unparsable-ts-dropped", "decision",
+               "When a time bound (--since/--until) is set, records whose ts doesn't parse as "
+               "RFC 3339 are dropped rather than kept",
+               "ts|timestamp", "parse|unparsable|unparseable|invalid|malformed",
+               "drop|exclud|discard|filtered out|skipp"),
+        # session 1, Edit src/cli.rs: "Only keep records strictly before this RFC 3339 timestamp"
+        lesson("also-until-exclusive", "fact",
+               "The time window is half-open: --since is inclusive (ts >= since) but --until is "
+               "exclusive, keeping only records strictly before it (ts < until)",
+               "until", "strictly before|exclusive|half-open|re:ts\\s*<\\s*u"),
+        # session 2, Bash: "cargo clippy --all-targets -- -D warnings"
+        lesson("also-clippy", "command",
+               "Lint with `cargo clippy --all-targets -- -D warnings` (as CI does); any warning "
+               "fails it",
+               "clippy", "-D warnings|--all-targets"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("morning! hope your weekend was less soggy than mine. so #41 came in "
@@ -1230,6 +1253,37 @@ JSON_OUTPUT = Story(
                "color detection or --color flag",
                "anstream|anstyle"),
     ),
+    also=(
+        # session 1, Say: "anything it doesn't know ranks 0, same as trace. So `--level warning`
+        # ..."
+        lesson("also-unknown-level-trace", "gotcha",
+               "rank() in src/filter.rs ranks any level name it doesn't know as 0, the same as "
+               "trace, so `--level warning` silently keeps everything and WARNING records rank as "
+               "trace",
+               "rank", "trace", "warning|unknown|doesn't know|does not know|unrecogni"),
+        # session 2, Commit: "Skip unparsable lines with a note on stderr instead of aborting"
+        lesson("also-skip-corrupt-lines", "decision",
+               "A corrupt or unparsable input line no longer aborts the run: record::read_all "
+               "skips it with a `logsift: skipping line N: ...` note on stderr and carries on",
+               "skip", "unparsable|unparseable|corrupt|junk|invalid|malformed",
+               "abort|carry on|carries on|continu|kill|fatal"),
+        # session 2, Bash: "cargo clippy --all-targets -- -D warnings"
+        lesson("also-clippy", "command",
+               "Lint with `cargo clippy --all-targets -- -D warnings` (as CI does); any warning "
+               "fails it",
+               "clippy", "-D warnings|--all-targets"),
+        # session 3, Compact: "projection via pick() in src/output.rs"
+        lesson("also-fields-pick", "fact",
+               "--fields (comma-separated keys) is implemented by pick() in src/output.rs, which "
+               "serializes the Record to a serde_json Map and keeps only the requested keys",
+               "pick()|fn pick|pick(r", "fields|output.rs"),
+        # session 5, Say: "JSON: a single compact line such as {\"total\":3,\"by_level\":...}"
+        lesson("also-count-shape", "decision",
+               "Agreed shape for --count: the table prints one `LEVEL  COUNT` line per level plus "
+               "a total; JSON prints one compact object like {\"total\":3,\"by_level\":{...}}; the "
+               "count goes to stdout",
+               "count", "by_level|total"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("morning. the coffee machine on 3 is broken again so forgive the typos. so, "
@@ -1629,6 +1683,35 @@ MMAP_READER = Story(
                "errors",
                "exit", "grep|nothing matched|no match|2 on error|2 for error|2 for actual"),
     ),
+    also=(
+        # session 3, Say: "--follow can reuse `record::open_input` and keep reading lines"
+        lesson("also-open-input", "fact",
+               "record::open_input in src/record.rs is the one place input is opened (a file, or "
+               "stdin for `-`, behind a 64 KiB BufReader); --follow in src/follow.rs reuses it and "
+               "polls every 250 ms at EOF",
+               "open_input", "record|follow|stdin|reuse"),
+        # session 1, Write src/main.rs: "eprintln!(\"logsift: {e:#}\"); ExitCode::from(2)"
+        lesson("also-error-print", "fact",
+               "main() prints any error once as `logsift: {e:#}` on stderr, so the whole anyhow "
+               "context chain shows (e.g. `logsift: failed to open does/not/exist.log: No such "
+               "file "
+               "or directory`)",
+               "logsift:", "{e:#}|e:#|context chain|failed to open"),
+        # session 0, Bash: "hyperfine -w 1 '... target/release/logsift /var/tmp/big.log -l warn -f
+        # json'"
+        lesson("also-hyperfine", "command",
+               "Benchmark reading speed on a release build with `hyperfine -w 1 "
+               "'target/release/logsift /var/tmp/big.log -l warn -f json'` (after cargo build "
+               "--release)",
+               "hyperfine", "big.log|target/release|release"),
+        # session 3, Say: "With -F logsift only stops on an error (2) or a signal, so it doesn't
+        # belong in that script."
+        lesson("also-follow-exit", "gotcha",
+               "With --follow (-F) logsift never exits 0 or 1: it only stops on an error (exit 2) "
+               "or a signal, so it doesn't belong in scripts that branch on the exit status",
+               "follow|-F",
+               "only stops|never exits|never returns|signal|doesn't belong|does not belong"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("morning! the SRE folks have started running logsift over 6 to 8 GB files "
@@ -1960,6 +2043,41 @@ MSRV = Story(
                "MSRV is now Rust 1.80 (rust-version = \"1.80\", CI msrv job on 1.80); std "
                "LazyLock is allowed and once_cell is gone",
                "1.80", "msrv|rust-version|rust version|minimum supported|toolchain"),
+    ),
+    also=(
+        # session 1, Bash: "cargo +1.74 check --all-targets"
+        lesson("also-msrv-check", "command",
+               "Check the MSRV locally with `cargo +1.74 check --all-targets` (what CI's msrv job "
+               "runs; `cargo +1.80 check --all-targets` after the raise)",
+               "re:cargo \\+\\S+ check"),
+        # session 1, Say: "My local stable is 1.82, which is why it compiled here."
+        lesson("also-local-stable-newer", "gotcha",
+               "The local stable toolchain (1.82) is newer than the MSRV, so code that needs a "
+               "newer Rust compiles and tests fine locally and only fails in CI's msrv job",
+               "1.82|local stable|local toolchain|newer toolchain",
+               "msrv|1.74|1.80|rust-version|compiled here"),
+        # session 3, Say: "cargo-release can pick up from that step: publish, then tag, then push."
+        lesson("also-release-resume", "command",
+               "If a cargo release dies midway (release commit made, but no tag, nothing pushed, "
+               "crates.io still on the old version per `cargo search logsift`), finish it step by "
+               "step with `cargo release publish`, then `tag`, then `push`, each with --execute "
+               "--no-confirm",
+               "cargo release|cargo-release",
+               "re:\\b(release (publish|tag|push)|pick(ed)? up|resum\\w*|interrupt\\w*|"
+               "died|dies|step by step)\\b"),
+        # session 2, Edit CHANGELOG.md: "## Unreleased\n\n## 0.4.3 - 2024-05-14"
+        lesson("also-changelog-release-heading", "convention",
+               "Before running cargo release, put the Unreleased entries under a new `## <version> "
+               "- <date>` heading in CHANGELOG.md (e.g. `## 0.4.3 - 2024-05-14`) and commit it",
+               "changelog",
+               "re:##\\s*(\\d+\\.\\d+\\.\\d+|<version>|x\\.y\\.z)"),
+        # session 4, Edit CHANGELOG.md: "Extra level aliases can be set in LOGSIFT_LEVEL_ALIASES,
+        # e.g. `NOTICE=info,ALERT=error`"
+        lesson("also-level-aliases-env", "fact",
+               "Extra level aliases come from the LOGSIFT_LEVEL_ALIASES env var (e.g. "
+               "NOTICE=info,ALERT=error), read once on first use and merged over the built-in "
+               "ALIASES table (WARNING, SEVERE, ERR, CRITICAL, FATAL) in src/filter.rs",
+               "LOGSIFT_LEVEL_ALIASES"),
     ),
     sessions=(
         Session(day=0, notes=(
@@ -2356,6 +2474,32 @@ SNAPSHOTS = Story(
                "by hand-editing .snap files",
                "re:\\binsta(-cmd|_cmd)?\\b", "snap|snapshot|review"),
     ),
+    also=(
+        # session 3, Write tests/cli.rs: "/// logsift with TZ pinned to UTC ... fn logsift() ->
+        # Command"
+        lesson("also-logsift-helper", "convention",
+               "Every CLI test builds its command through the logsift() helper in tests/cli.rs, "
+               "which sets TZ=UTC on the child; new output tests should go through it",
+               "re:logsift\\(\\)", "helper|TZ|tests/cli.rs"),
+        # session 3, Bash: "stored new snapshot .../tests/snapshots/cli__filters_by_level.snap.new"
+        lesson("also-snapshot-files", "fact",
+               "Snapshots live in tests/snapshots/ as cli__<test>.snap; `cargo insta test` leaves "
+               "new or changed ones beside them as .snap.new until reviewed",
+               "tests/snapshots|snap.new|cli__"),
+        # session 1, Bash: "TZ=America/New_York cargo test --test cli"
+        lesson("also-tz-check", "command",
+               "Check that the CLI tests don't depend on the machine's timezone by running them "
+               "under another zone: `TZ=America/New_York cargo test --test cli`",
+               "--test cli", "TZ"),
+        # session 4, Probe: "platform is moving CI into a container image that has TZ=Asia/Tokyo
+        # baked in"
+        lesson("also-ci-tokyo", "fact",
+               "CI is moving into a container image with TZ=Asia/Tokyo baked in, so CI is no "
+               "longer "
+               "UTC; only the TZ=UTC pin keeps table times stable, and any CI step running the "
+               "binary outside the tests would see Tokyo time",
+               "Tokyo", "CI|container"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("yo! the 3am crowd has a request: can the table show just the local "
@@ -2703,6 +2847,29 @@ SQLX_OFFLINE = Story(
                "DB and commit .sqlx/, or CI fails with 'no cached data for this query'",
                "sqlx", "prepare|offline|.sqlx/|query cache|query data"),
     ),
+    also=(
+        # session 0, Say: "The query macros check every statement against the database in .env while
+        # compiling, and the new migration hasn't been applied to it yet. Running it."
+        lesson("also-migrate-run-before-build", "gotcha",
+               "The sqlx query macros check every statement against the dev database from .env "
+               "while compiling, so after adding a migration run `sqlx migrate run` before "
+               "`cargo build`, or the build fails with 'column ... does not exist'",
+               "migrate run|applied|apply the migration|unapplied",
+               "compiling|compile time|compile-time|cargo build|build",
+               "macro|macros|query!|query_as!|sqlx|database|DB"),
+        # session 0, Write migrations/20240402141233_add_item_sku.sql: "UPDATE items SET sku =
+        # 'LEGACY-' || substr(id::text, 1, 8) WHERE sku IS NULL;"
+        lesson("also-legacy-sku-backfill", "fact",
+               "Items that existed before the sku column was added were backfilled with sku "
+               "'LEGACY-' plus the first 8 characters of their id",
+               "legacy", "sku"),
+        # session 1, Read .github/workflows/ci.yml ("cargo clippy --all-targets -- -D warnings");
+        # session 3, Bash: "cargo clippy --all-targets -- -D warnings"
+        lesson("also-clippy-deny-warnings", "command",
+               "Lint the way CI does: `cargo clippy --all-targets -- -D warnings` (CI also runs "
+               "`cargo fmt --check` and `cargo nextest run`)",
+               "clippy", "-D warnings|deny warnings|warnings as errors"),
+    ),
     sessions=(
         Session(day=0, notes=(
             Note("- Dev DB: `docker compose up -d db` (Postgres 16 on localhost:5433, creds in "
@@ -3016,6 +3183,27 @@ ITEM_CACHE = Story(
                "sort, fixed with keyset pagination (after_name/after_id, max 100) backed by "
                "the items_name_idx index on items (name, id)",
                "items|GET /items|list", "keyset|items_name_idx|paginat"),
+    ),
+    also=(
+        # session 3, Say: "it starts empty, so the morning's first requests each pay a fresh TLS
+        # connection to Postgres. Keeping two connections open per replica fixes that"
+        lesson("also-warm-pool-connections", "decision",
+               "The PgPool keeps min_connections(2) warm per replica (max 10): the slow first "
+               "load each morning was an empty pool paying fresh TLS connects to Postgres, not "
+               "something to cache",
+               "min_connections|warm|min connections|connections open",
+               "connection|connections|pool"),
+        # session 2, Bash: psql "$STAGING_RO_URL" -c "SELECT calls, ... FROM pg_stat_statements ..."
+        lesson("also-staging-ro-url", "command",
+               "Profile queries against staging read-only with `psql \"$STAGING_RO_URL\"` "
+               "(pg_stat_statements and EXPLAIN ANALYZE work there)",
+               "STAGING_RO_URL"),
+        # session 4, Bash: "cargo clippy --all-targets -- -D warnings" ("`-D
+        # clippy::redundant-closure` implied by `-D warnings`")
+        lesson("also-clippy-deny-warnings", "command",
+               "Lint with `cargo clippy --all-targets -- -D warnings`; any clippy warning (e.g. a "
+               "redundant map_err closure) fails it",
+               "clippy", "-D warnings|deny warnings|warnings as errors"),
     ),
     sessions=(
         Session(day=0, events=(
@@ -3409,6 +3597,24 @@ TEST_INFRA = Story(
                "clippy -D warnings, nextest, doctests: the same as CI)",
                "make check"),
     ),
+    also=(
+        # session 1, Say: "nextest and the doctests pass, and .sqlx/ is regenerated for the new
+        # query" (after Bash "cargo sqlx prepare"; again in session 4)
+        lesson("also-sqlx-prepare-after-query", "convention",
+               "After adding or changing a sqlx query, regenerate the offline query data with "
+               "`cargo sqlx prepare` and commit .sqlx/ with the change",
+               "sqlx prepare|.sqlx", "query|queries"),
+        # session 2, Say: "Docker isn't running on this laptop, so there's no Postgres for the
+        # tests"; session 3, Bash: "docker compose up -d db" before "make check"
+        lesson("also-tests-need-compose-db", "fact",
+               "The #[sqlx::test] suite needs the local compose Postgres (`docker compose up -d "
+               "db`, "
+               "Docker running); without it every test fails with 'failed to connect to setup "
+               "test database: Connection refused'",
+               "docker compose|docker|compose",
+               "test|tests|nextest|make check",
+               "docker compose up|running|start|down|refused|no Postgres"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("hi! setting up stockroom on my new laptop and `cargo nextest run` gives me a "
@@ -3733,6 +3939,26 @@ TRACING = Story(
                "Since axum 0.8 path captures are written /{id}; the old /:id syntax compiles "
                "but panics when the router is built ('Path segments must not start with `:`')",
                "axum|0.8", "{id}|{capture}|:id|colon"),
+    ),
+    also=(
+        # session 3, Say: "I also dropped the item name from the \"item created\" event, since names
+        # are where the tokens end up." (user: "people paste supplier-portal links with tokens into
+        # item names")
+        lesson("also-no-item-names-in-logs", "convention",
+               "Never put item names in logs or span fields: people paste supplier-portal links "
+               "with tokens into names; log item_id instead",
+               "name|names", "token|tokens|no names|secret",
+               "log|logs|logged|logging|event|span|info!|tracing"),
+        # session 3, Bash: "RUST_LOG=stockroom=info cargo run -q & sleep 3; curl ..." (session 0:
+        # "RUST_LOG=stockroom=debug cargo run")
+        lesson("also-run-with-rust-log", "command",
+               "Run the service locally with logs via `RUST_LOG=stockroom=info cargo run` "
+               "(EnvFilter reads RUST_LOG; it listens on :8080)",
+               "RUST_LOG", "cargo run|re:stockroom=\\w+"),
+        # session 2, Bash: "cargo clippy --all-targets -- -D warnings" (again in session 4)
+        lesson("also-clippy-deny-warnings", "command",
+               "Lint with `cargo clippy --all-targets -- -D warnings`",
+               "clippy", "-D warnings|deny warnings|warnings as errors"),
     ),
     sessions=(
         Session(day=0, events=(
@@ -4301,6 +4527,40 @@ CONFIG_POOL = Story(
                "with envy from STOCKROOM_* variables and passed in AppState; no "
                "std::env::var elsewhere",
                "config.rs|Config struct|struct Config", "envy|STOCKROOM_|at startup|at boot"),
+    ),
+    also=(
+        # session 0, Say: "The migration only exists on my machine, so I'll fix the file and rebuild
+        # the dev database rather than stack a second migration on top." then Bash "sqlx database
+        # reset -y"
+        lesson("also-sqlx-database-reset", "command",
+               "A migration that exists only locally (not merged) may be fixed in place; then "
+               "rebuild the dev DB with `sqlx database reset -y`, which recreates it and reapplies "
+               "every migration",
+               "sqlx database reset|database reset"),
+        # session 2, Bash: "k6 run load/adjust.js" (200 rps for 2 min, 0% failures after the fix)
+        lesson("also-k6-load-test", "command",
+               "Load-test the adjust endpoint with `k6 run load/adjust.js` (200 requests/s for "
+               "2 minutes)",
+               "load/adjust.js|k6 run"),
+        # session 4, Bash "make deploy-staging": "docker push registry.internal/stockroom:3f7a9c2
+        # ... kubectl --context staging -n stockroom set image deploy/stockroom"
+        lesson("also-deploy-staging-steps", "fact",
+               "`make deploy-staging` builds with --locked, pushes the image "
+               "registry.internal/stockroom:<short sha> and sets it on deploy/stockroom in "
+               "namespace "
+               "stockroom (kubectl --context staging), then waits for the 3-replica rollout",
+               "registry.internal|kubectl|deploy/stockroom|rollout", "staging"),
+        # session 1, User: "when an item drops below its reorder level (10 for now) we POST to the
+        # supplier's webhook"; session 3, Write src/config.rs: "pub reorder_level: i32" (default 10)
+        lesson("also-reorder-level", "fact",
+               "An adjustment that leaves an item below the reorder level (Config.reorder_level, "
+               "STOCKROOM_REORDER_LEVEL, default 10) POSTs to the supplier webhook, after the "
+               "transaction commits",
+               "reorder", "supplier|webhook|notif"),
+        # session 1, Bash: "cargo clippy --all-targets -- -D warnings"
+        lesson("also-clippy-deny-warnings", "command",
+               "Lint with `cargo clippy --all-targets -- -D warnings`",
+               "clippy", "-D warnings|deny warnings|warnings as errors"),
     ),
     sessions=(
         Session(day=0, notes=(

@@ -996,6 +996,31 @@ HOUSE_RULES = Story(
                "problem+json|problem details|problem detail|7807",
                "api|route|routes|error|errors"),
     ),
+    also=(
+        # session 0, Bash: "pnpm test" (> vitest run); session 1, Bash: "pnpm vitest run
+        # tests/unit/signups-route.test.ts"
+        lesson("also-unit-test-cmd", "command",
+               "Unit tests (vitest, tests/unit) run with `pnpm test`; a single file with "
+               "`pnpm vitest run tests/unit/<name>.test.ts`",
+               r"re:pnpm (vitest run|test)(?![:\w-])", "unit|vitest"),
+        # session 2, Bash: "pnpm typecheck && pnpm lint" (tsc --noEmit; next lint --dir src --dir
+        # scripts)
+        lesson("also-check-cmds", "command",
+               "Typecheck with `pnpm typecheck` (tsc --noEmit) and lint with `pnpm lint` (next "
+               "lint "
+               "over src and scripts)",
+               "pnpm typecheck|tsc --noEmit", "pnpm lint|next lint"),
+        # session 5, Probe: "pull it out into a ShiftCard component under src/components?"
+        lesson("also-components-dir", "fact",
+               "Shared React components live in src/components (e.g. ShiftCard), imported as "
+               "@/components/...",
+               "src/components|@/components"),
+        # session 1, User: "sentry caught a 500 on POST /api/signups last night"
+        lesson("also-sentry", "fact",
+               "Production errors are reported to Sentry (that is where the 500 on POST "
+               "/api/signups was caught)",
+               "sentry"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("morning! hope your weekend was better than mine, I spent all of saturday "
@@ -1355,6 +1380,34 @@ SHIFTS_CACHE = Story(
                "otherwise new shifts never show",
                "import-shifts|import script|scripts/import",
                "revalidate|REVALIDATE_SECRET|stale"),
+    ),
+    also=(
+        # session 0, User: "the RDS CPU alarm went off ... Performance Insights says basically all
+        # of it is the shifts page"
+        lesson("also-rds-load", "fact",
+               "Production Postgres runs on AWS RDS (CPU alarm, Performance Insights); at Saturday "
+               "signup rushes nearly all of its load came from listOpenShifts behind /shifts",
+               "rds|performance insights", "shifts|listOpenShifts|load|cpu"),
+        # session 4, Subagent: "src/app/shifts/actions.ts: cancelSignup deletes a Signup, then calls
+        # revalidatePath"
+        lesson("also-cancel-action", "fact",
+               "Volunteers cancel from the shifts page through the cancelSignup server action in "
+               "src/app/shifts/actions.ts, which deletes the Signup and calls "
+               "revalidatePath('/shifts')",
+               "cancelSignup|shifts/actions", "server action|actions.ts|cancel"),
+        # session 4, Subagent: "the weekly CSV import coordinators run with `pnpm tsx
+        # scripts/import-shifts.ts shifts.csv`"
+        lesson("also-import-cmd", "command",
+               "The coordinators' weekly shift import is `pnpm tsx scripts/import-shifts.ts "
+               "shifts.csv` (CSV rows: title,startsAt,endsAt,capacity)",
+               "tsx scripts/import-shifts|import-shifts.ts shifts.csv"),
+        # session 5, Say: "Plan: a WaitlistEntry model ... when the shift is full it creates a
+        # WaitlistEntry instead of throwing" (user: "sounds right")
+        lesson("also-waitlist-design", "decision",
+               "Agreed waitlist design: a WaitlistEntry model; when a shift is full signUp adds a "
+               "WaitlistEntry instead of throwing, and cancelling a signup promotes the oldest "
+               "waitlist entry in the same transaction",
+               "waitlist|WaitlistEntry", "full|promot|oldest|instead"),
     ),
     sessions=(
         Session(day=0, events=(
@@ -1825,6 +1878,35 @@ MIGRATIONS = Story(
                "before applying",
                "rename", "drop|drops|data loss"),
     ),
+    also=(
+        # session 0, Bash output: 'Datasource "db": PostgreSQL database "crewboard", schema "public"
+        # at "localhost:5432"'
+        lesson("also-dev-db", "fact",
+               "The dev database is `crewboard` on localhost:5432 (docker-compose `db` service, "
+               "DATABASE_URL in .env); `prisma migrate dev` works against it",
+               "5432",
+               r're:\bdev (database|db)\b|"crewboard"|\bcrewboard\s+(database|db)\b'),
+        # session 2, User: "the iOS app calls it `venue`, not location, and Dana would rather we
+        # match them"; session 5, Probe: "called `cancelledOn` to match the iOS model"
+        lesson("also-ios-names", "convention",
+               "Model field names follow the iOS app's model (Shift.venue not location, "
+               "cancelledOn "
+               "not cancelledAt); Dana wants them to match",
+               "ios", "venue|cancelledOn|name|naming|match|called"),
+        # session 4, Probe: "a cancelled shift stays in the db but drops out of the open list"
+        lesson("also-cancelled-on", "fact",
+               "Shifts are cancelled softly: Shift.cancelledOn (nullable timestamp, formerly "
+               "cancelledAt) is set and the row kept; listOpenShifts filters cancelledOn: null",
+               "cancelledOn|cancelled shift",
+               "null|stay|kept|keep|soft|open list|listOpenShifts|drops out"),
+        # session 3, Edit/Write: "export async function listVenues()" and
+        # src/components/VenueFilter.tsx
+        lesson("also-venue-filter", "fact",
+               "/shifts filters by ?venue= (listOpenShifts(now, venue)); the dropdown is the "
+               "client "
+               "component src/components/VenueFilter.tsx, fed by listVenues() in src/lib/shifts.ts",
+               "VenueFilter|listVenues|?venue=|venue filter|venue dropdown"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("hi! coordinators want to record where a shift happens (the pantry, the "
@@ -2287,6 +2369,34 @@ E2E = Story(
                "webServer|web server|playwright|e2e",
                "pnpm build|next build|production build|prod build", "start|3100"),
     ),
+    also=(
+        # session 3, Say: "A `next start` from an earlier, interrupted e2e run (PID 48213) is still
+        # holding :3100"; session 4, README: "A stale `next start` from an interrupted run keeps
+        # port 3100 busy"
+        lesson("also-port-3100", "gotcha",
+               "An interrupted e2e run can leave its `next start` holding port 3100 "
+               "('localhost:3100 "
+               "is already used'); find it with `lsof -nP -iTCP:3100 -sTCP:LISTEN` and kill it",
+               "3100", "already used|busy|stale|lsof|kill|leftover|holding"),
+        # session 0, Bash: "pnpm exec playwright install chromium"
+        lesson("also-pw-install", "command",
+               "Install the Playwright browser with `pnpm exec playwright install chromium` (CI "
+               "adds "
+               "--with-deps); the suite runs chromium only",
+               "playwright install"),
+        # session 4, Say: "cache .next/cache between CI runs so next build only recompiles what
+        # changed, and cache the pnpm store"
+        lesson("also-ci-next-cache", "decision",
+               "The e2e CI workflow (.github/workflows/e2e.yml) caches .next/cache (and the pnpm "
+               "store) so the production build before the tests only recompiles what changed",
+               ".next/cache|next cache|build cache", "ci|workflow|e2e|actions"),
+        # session 4, Write: e2e/README.md ("how to run them, where the data comes from, and whatever
+        # bit us so far")
+        lesson("also-e2e-readme", "fact",
+               "e2e/README.md is the guide to the e2e tests: how to run them, the seeded data, the "
+               "locator rule and the pitfalls so far",
+               "e2e/README"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("hey! I finally want some e2e coverage. there's a stub in e2e/signup.spec.ts "
@@ -2652,6 +2762,40 @@ BERLIN_TIME = Story(
                "Calendar weeks start on Monday (date-fns weekStartsOn: 1)",
                "monday|weekStartsOn", "week"),
     ),
+    also=(
+        # session 1, Bash: "TZ=UTC pnpm vitest run tests/unit/time.test.ts"
+        lesson("also-tz-utc-tests", "command",
+               "Run time-formatting unit tests as `TZ=UTC pnpm vitest run "
+               "tests/unit/<file>.test.ts` "
+               "so they see the server's UTC",
+               "TZ=UTC"),
+        # session 1, Bash output: "expected 'Sat 22 Jun, 9:00–13:00' to be 'Sat 22 Jun,
+        # 09:00–13:00'", fixed by Edit '"EEE d MMM, H:mm"' -> '"EEE d MMM, HH:mm"'
+        lesson("also-hh-mm", "gotcha",
+               "date-fns pattern `H` isn't zero-padded ('9:00'); shift times use `HH:mm`, so "
+               "formatShiftRange gives 'Sat 22 Jun, 09:00–13:00'",
+               "HH:mm|HH", "H:mm|pad|09:00|zero"),
+        # session 3, Say: "grouped by their Berlin date via the new shiftDay() in src/lib/time.ts"
+        lesson("also-shift-day", "fact",
+               "Group shifts by day with shiftDay() from src/lib/time.ts (the Berlin calendar "
+               "date, "
+               "yyyy-MM-dd), not by the UTC date",
+               "shiftDay", "berlin|group|calendar date|calendar day"),
+        # session 3, Say: "/shifts/week is behind `flags.weekView` (NEXT_PUBLIC_FLAG_WEEK_VIEW=1)";
+        # src/lib/flags.ts: "Feature flags, read once at build time."
+        lesson("also-flag-env", "fact",
+               'Each flag in src/lib/flags.ts is a NEXT_PUBLIC_FLAG_<NAME> env var, on when "1" '
+               'and '
+               "read at build time (weekView = NEXT_PUBLIC_FLAG_WEEK_VIEW=1); a flagged page calls "
+               "notFound() when it is off",
+               "NEXT_PUBLIC_FLAG"),
+        # session 4, Write src/lib/reminders.ts: "Subject and plain-text body of the day-before
+        # reminder (sending happens elsewhere)."
+        lesson("also-reminders", "fact",
+               "The day-before reminder email's subject and body are built by buildReminder() in "
+               "src/lib/reminders.ts (times via formatShiftRange); sending happens elsewhere",
+               "buildReminder|src/lib/reminders|reminders.ts"),
+    ),
     sessions=(
         Session(day=0, noise=True, events=(
             User("good morning! how's it going. I'm just getting back into things after two "
@@ -2994,6 +3138,33 @@ HOUSE_STYLE = Story(
                "retrywell moved to pnpm (pnpm-lock.yaml, packageManager field): use pnpm "
                "install / pnpm test; package-lock.json must not come back",
                "pnpm", "npm|package-lock|package manager|packageManager|lockfile"),
+    ),
+    also=(
+        # session 0, Edit: "Called before each retry with the error that caused it and the retry
+        # number (1-based)."
+        lesson("also-onretry-semantics", "fact",
+               "The onRetry option is called with (err, attempt) before each retry's delay; the "
+               "attempt number is the 1-based retry number",
+               "onRetry", "before|1-based|retry number|attempt number"),
+        # session 0, Bash: "npx tsc --noEmit && npx eslint src"
+        lesson("also-typecheck", "command",
+               "Typecheck retrywell with `tsc --noEmit` (the `typecheck` script; CI runs "
+               "`pnpm typecheck`) and lint with eslint",
+               "tsc --noEmit|pnpm typecheck|npm run typecheck"),
+        # session 2, Say: "the only npm mention is the README's install line for users, which should
+        # stay"
+        lesson("also-readme-npm-install", "decision",
+               "The README's `npm i retrywell` install line is for consumers and stays after the "
+               "pnpm switch (users can use any package manager); there is no docs/ folder",
+               "README", "npm i|install", "user|consumer|stay|keep"),
+        # session 4, Write: ".github/workflows/ci.yml ... node: [18, 20, 22] ... pnpm install
+        # --frozen-lockfile"
+        lesson("also-ci-workflow", "fact",
+               "CI (.github/workflows/ci.yml) runs on Node 18, 20 and 22: pnpm install "
+               "--frozen-lockfile, then pnpm typecheck, pnpm test and pnpm build; pnpm's version "
+               "comes from packageManager",
+               "ci.yml|CI|workflow|github actions",
+               r"re:frozen-lockfile|18\D{1,8}20\D{1,8}22"),
     ),
     sessions=(
         Session(day=0, events=(
@@ -3427,6 +3598,36 @@ DUAL_PACKAGE = Story(
                "is internal (deep imports aren't supported) and can change freely",
                "src/index.ts|index.ts", "public|internal"),
     ),
+    also=(
+        # session 0, Edit: '"release": "npm run build && npm run check:exports && changeset
+        # publish"'
+        lesson("also-check-exports-script", "fact",
+               "package.json has a `check:exports` script (attw on the packed tarball), and "
+               "`npm run release` runs build, then check:exports, then changeset publish",
+               "check:exports|exports check", "release|publish"),
+        # session 1, User: "node 18 is our floor anyway"
+        lesson("also-node18-floor", "fact",
+               "Node 18 is retrywell's minimum supported Node version (engines >=18)",
+               "18", "floor|engines|minimum|support"),
+        # session 3, Say: "the 60s delay itself doesn't listen to it ... sleep() has to reject on
+        # 'abort' and clear its timer"
+        lesson("also-abortable-sleep", "fact",
+               "retry()'s `signal` is honoured mid-delay: sleep() listens for 'abort', clears its "
+               "timer and rejects with RetryAbortedError (checking only before each attempt makes "
+               "an abort wait out the backoff)",
+               "signal|abort", "sleep|delay|backoff", "reject|RetryAbortedError|clear"),
+        # session 4, Say: "`npx changeset version` to turn the pending changesets into 1.0.0 and its
+        # changelog, commit, then `npm run release`"
+        lesson("also-release-steps", "command",
+               "To release: `npx changeset version` (turns pending changesets into the new version "
+               "and changelog), commit, then `npm run release`",
+               "changeset version"),
+        # session 4, Say: "the tarball holds only dist/, README and package.json"
+        lesson("also-tarball-contents", "fact",
+               "The published tarball holds only dist/, README.md and package.json (\"files\": "
+               "[\"dist\"]); check with `npm pack --dry-run`",
+               "npm pack|pack --dry-run|tarball", "dist"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("morning! got an issue on github (#41): someone on TypeScript with "
@@ -3837,6 +4038,40 @@ FAKE_TIMERS = Story(
                "vi.useRealTimers() or tests relying on real time hang",
                "useRealTimers|real timers", "afterEach|restore|leak"),
     ),
+    also=(
+        # session 1, Bash/Say: "'BackoffOptions' is defined but never used" / "that's been there on
+        # main ... Leaving it."
+        lesson("also-lint-unused-import", "gotcha",
+               "`npm run lint` fails on main because of a pre-existing unused `BackoffOptions` "
+               "type "
+               "import in test/backoff.test.ts; it is unrelated to other changes and was left "
+               "alone",
+               "backoff.test.ts|BackoffOptions", "lint|unused|no-unused-vars"),
+        # session 2, Edit: 'import { describe, expect, it } from "vitest";' and tsconfig types ->
+        # ["node"]
+        lesson("also-vitest-imports", "convention",
+               "Since the vitest switch, test files import describe/it/expect/vi from \"vitest\" "
+               "explicitly (no globals) and tsconfig's types is just [\"node\"] (listing \"jest\" "
+               "breaks tsc with TS2688)",
+               "vitest|TS2688", r"re:\bimport|\bglobals?\b|TS2688|tsconfig"),
+        # session 2, Bash: "npm test && npx tsc --noEmit"
+        lesson("also-typecheck", "command",
+               "Typecheck separately from the tests with `npx tsc --noEmit`",
+               "tsc --noEmit|npm run typecheck"),
+        # session 3, Say: "There's no docs script in package.json, and no typedoc ... The TSDoc
+        # comments are what users see."
+        lesson("also-no-api-docs", "fact",
+               "retrywell has no generated API docs (no `docs` script, no typedoc); the TSDoc "
+               "comments are the documentation users see",
+               "docs script|npm run docs|typedoc|api docs|generated docs",
+               "no|none|isn't|there's no|missing|tsdoc"),
+        # session 4, Subagent: "vitest runs every test file in its own worker (pool: threads,
+        # isolate: true), so nothing leaks between files"
+        lesson("also-vitest-isolation", "fact",
+               "vitest runs each test file in its own worker (pool: threads, isolate: true), so "
+               "state only leaks between tests in the same file, never across files",
+               "isolate|own worker|pool", "vitest|file"),
+    ),
     sessions=(
         Session(day=0, events=(
             User("morning! the retry tests take ~5 seconds because they actually sleep through "
@@ -4199,6 +4434,38 @@ NODE18_RELEASE = Story(
                "retrywell supports Node 18 and up (engines >=18; CI matrix runs 18, 20, 22): "
                "no APIs newer than Node 18",
                "18", "engines|matrix|support"),
+    ),
+    also=(
+        # session 0, Say: "One entry (src/index.ts), cjs and esm, declarations, sourcemaps, target
+        # es2022"
+        lesson("also-tsup-config", "fact",
+               "tsup.config.ts builds one entry (src/index.ts) as cjs and esm with declarations "
+               "and "
+               "sourcemaps, target es2022, cleaning dist/ first",
+               "tsup|src/index.ts", "cjs", "esm|es2022|sourcemap"),
+        # session 3, Say: "Provenance needs the repository field in package.json ... and `id-token:
+        # write`"
+        lesson("also-provenance-prereqs", "gotcha",
+               "npm provenance needs package.json's `repository` field (checked against the "
+               "workflow's repo) and `id-token: write` in the release workflow",
+               "provenance", "repository|id-token"),
+        # session 4, Say: "That's the changesets PR; it stays open and collects changesets until you
+        # merge it to release."
+        lesson("also-version-packages-pr", "fact",
+               "The changesets action keeps a 'Version Packages' PR (branch "
+               "changeset-release/main) "
+               "open that collects pending changesets; merging it publishes the release",
+               "version packages|changeset-release|changesets PR", "merg|collect"),
+        # session 4, User: "can you sort the exports in src/index.ts? the order bugs me"
+        lesson("also-sorted-exports", "preference",
+               "Keep the exports in src/index.ts sorted (the maintainer dislikes unsorted ones)",
+               "index.ts|exports", "sort|alphabetic"),
+        # session 5, Say: "AbortSignal.any only exists from Node 20.3 ... tsc won't catch this one
+        # (it's typed by @types/node 20, not by the ES lib)"
+        lesson("also-abortsignal-any", "gotcha",
+               "AbortSignal.any needs Node 20.3+ and tsc won't flag it (typed by @types/node 20, "
+               "not the ES lib), so signals are combined by hand with an AbortController",
+               "AbortSignal.any", "20.3|18|@types/node|by hand|AbortController"),
     ),
     sessions=(
         Session(day=0, noise=True, events=(
@@ -4563,6 +4830,47 @@ ERRORS_AND_SIZE = Story(
                "The size-limit budget is 2.5 kB (raised to make room for abort support); "
                "`npm run size` checks it",
                "size-limit|size limit|npm run size|budget|bundle size", r"re:2\.5\s?kB\b"),
+    ),
+    also=(
+        # session 0, Write .changeset: "Throw `RetryExhaustedError` (code `RETRY_EXHAUSTED`,
+        # original error as `cause`) when all attempts fail."
+        lesson("also-exhausted-error", "fact",
+               "When every attempt fails, retry() rejects with RetryExhaustedError (code "
+               "RETRY_EXHAUSTED, `attempts`, the last error as `cause`) instead of rethrowing the "
+               "last error",
+               "RetryExhaustedError|RETRY_EXHAUSTED",
+               "cause|attempts|all attempts|gives up|gave up|last error"),
+        # session 0, Bash: "npm run build && npm run size"
+        lesson("also-build-before-size", "command",
+               "Check the size budget with `npm run build && npm run size`: size-limit measures "
+               "the "
+               "built dist/index.mjs",
+               "npm run build|build first|dist/index.mjs", "npm run size|size-limit"),
+        # session 1, Edit: "@deprecated Renamed to `maxRetries`; still works, and will be removed in
+        # 2.0."
+        lesson("also-maxretries-alias", "decision",
+               "`retries` was renamed `maxRetries`; `retries` still works as a @deprecated alias "
+               "until 2.0",
+               "maxRetries", "deprecat|alias|renam"),
+        # session 1, Say/User: "Lint fails on an unused type import in test/backoff.test.ts, which
+        # predates this change" / "nah, leave it, Jonas has a PR open"
+        lesson("also-lint-unused-import", "gotcha",
+               "`npm run lint` fails on a pre-existing unused `BackoffOptions` import in "
+               "test/backoff.test.ts; leave it, Jonas has a PR open touching that file",
+               "backoff.test.ts|BackoffOptions", "lint|unused|no-unused-vars"),
+        # session 2, Write .changeset: "aborting it stops retrying at once and rejects with
+        # `RetryAbortedError` (`RETRY_ABORTED`)"
+        lesson("also-abort-error", "fact",
+               "retry()'s `signal` option stops retrying at once, even mid-delay, and rejects with "
+               "RetryAbortedError (code RETRY_ABORTED, abort reason as `cause`)",
+               "RetryAbortedError|RETRY_ABORTED", "signal",
+               "mid-delay|at once|right away|immediately|delay|cause"),
+        # session 3, Edit: 'throw new RetrywellError("INVALID_OPTIONS", `maxMs (${maxMs}) is smaller
+        # than baseMs (${baseMs})`)'
+        lesson("also-invalid-options", "decision",
+               "Misconfigured backoff (maxMs smaller than baseMs) makes retry() reject with "
+               "RetrywellError code INVALID_OPTIONS instead of warning",
+               "INVALID_OPTIONS", "maxMs|baseMs"),
     ),
     sessions=(
         Session(day=0, events=(
