@@ -162,7 +162,7 @@ def test_bad_lines_of_an_older_journal_are_quarantined_and_never_block(env, proj
     with opened(env, project) as k:
         files = [e.data.get("file") for e in k.store.session_events(session_id="sess-1")
                  if e.kind == "tool"]
-        assert files == ["old\ufffd.py", str(project / "later.py")]
+        assert files == ["old\ufffd.py", "later.py"]  # inside the project: relative
         [cp] = k.list(types="checkpoint")
         assert "later.py" in cp.content
     # the next run: new events go straight in, nothing is set aside again
@@ -172,7 +172,7 @@ def test_bad_lines_of_an_older_journal_are_quarantined_and_never_block(env, proj
     hook("PreCompact", payload("PreCompact", project, trigger="auto"), env)
     assert pending(env) == [] and doctor(env)["quarantine"]["events"] == 5
     with opened(env, project) as k:
-        assert str(project / "next.py") in [e.data.get("file") for e in k.store.session_events(
+        assert "next.py" in [e.data.get("file") for e in k.store.session_events(
             session_id="sess-1") if e.kind == "tool"]
     assert not errors(env), errors(env)
 

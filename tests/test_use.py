@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -194,6 +195,40 @@ def test_an_injected_memory_the_session_acts_on_gains_and_one_it_ignores_does_no
         # Judged once: a second look at the same session credits nothing more.
         k.learn_from_session("sess-1")
         assert k.get(acted.id).confidence == pytest.approx(0.63)
+
+
+def test_the_directories_above_the_project_are_not_a_use(
+        env: dict[str, str], tmp_path: Path) -> None:  # noqa: F811 (fixtures)
+    """A project checked out in a directory whose name holds a memory's term (``since-window``
+    and the memory's ``--since``): editing any file of it is not acting on that memory. A file
+    the memory names still is."""
+    from kenning.places.keys import project_key
+
+    proj = tmp_path / "since-window"
+    proj.mkdir()
+    subprocess.run(["git", "init", "-q", str(proj)], check=True)
+    key = project_key(str(proj.resolve()))
+    with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
+        since = k.remember("A log line's ts and the `--since` argument can carry different UTC "
+                           "offsets, so never compare them as strings", type="gotcha",
+                           confidence=0.6)
+        named = k.remember("Output formatting lives in src/output.rs", type="pattern",
+                           confidence=0.6)
+    shown = context_of(hook("UserPromptSubmit", payload(
+        "UserPromptSubmit", proj, prompt="why does --since drop lines? check src/output.rs"),
+        env))
+    assert since.id in shown and named.id in shown
+    edit: dict[str, Any] = {"file_path": str(proj / "src" / "output.rs")}
+    hook("PostToolUse", payload("PostToolUse", proj, tool_name="Edit", tool_input=edit,
+                                tool_response={"filePath": edit["file_path"]}), env)
+    assert hook("SessionEnd", payload("SessionEnd", proj, reason="other"),
+                env).returncode == 0
+    with Kenning(env["KENNING_DB"], project=key, embedder=None) as k:
+        assert k.get(since.id).confidence == pytest.approx(0.6)
+        assert k.confidence_history(since.id) == []
+        assert k.get(named.id).confidence == pytest.approx(0.63)
+        tool = [e for e in k.store.session_events(session_id="sess-1", kinds=["tool"])]
+        assert [e.data["file"] for e in tool] == ["src/output.rs"]
 
 
 def test_a_rule_the_start_showed_is_judged_only_when_the_session_acts_on_it(

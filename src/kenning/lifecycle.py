@@ -200,6 +200,25 @@ def end(k: Kenning, session_id: str, transcript: Path | None, project_root: Path
     return report
 
 
+def _in_project(data: dict[str, Any], cwd: object) -> dict[str, Any]:
+    """A tool event's data with its ``file`` made relative to the project's root when it lies
+    inside it. The directories above the project say nothing about what the session did: a
+    project checked out as ``~/src/since-window`` would otherwise make every edit look like a
+    use of any memory that mentions ``--since`` (``kenning.usage.referenced`` matches terms in
+    these paths), and a checkpoint would list long absolute paths."""
+    path = data.get("file")
+    if not isinstance(path, str) or not os.path.isabs(path) or not isinstance(cwd, str) \
+            or not cwd:
+        return data
+    from kenning.places.lean import git_root
+
+    root = git_root(cwd) or os.path.realpath(cwd)
+    real = os.path.realpath(path)
+    if real.startswith(root.rstrip(os.sep) + os.sep):
+        data["file"] = os.path.relpath(real, root).replace(os.sep, "/")
+    return data
+
+
 def _after_shown(steps: Sequence[Mapping[str, object]]) -> list[Mapping[str, object]]:
     """The tool steps of a trajectory from its memory's first injection on (none if it was
     never injected): what the session did once the memory was in front of the model."""
@@ -265,7 +284,8 @@ class SessionService:
         parsed = [e if isinstance(e, SessionEvent) else SessionEvent(
             id=str(e["id"]), session_id=str(e.get("session_id") or ""),
             project=str(e.get("project") or self._project_of(e.get("cwd"))),
-            at_ms=int(e["at_ms"]), kind=str(e["kind"]), data=dict(e.get("data") or {}),
+            at_ms=int(e["at_ms"]), kind=str(e["kind"]),
+            data=_in_project(dict(e.get("data") or {}), e.get("cwd")),
         ) for e in events]
         new = set(self.store.add_session_events(parsed))
         for e in parsed:  # memories a prompt brought together (not what every session starts with)
