@@ -109,6 +109,12 @@ def test_rules_on_command_lines() -> None:
     assert command_key("uv run pytest -q") == ("pytest", "")
     assert error_line(NPM_FAIL).startswith("● getUser › returns the profile: TypeError: Cannot")
     assert error_line("Exit code 2\n") == "non-zero exit"
+    # a log line's date and time is not part of the error
+    assert error_line("2024/06/03 09:14:52 goose run: ERROR 0002_refunds.sql: column \"total\" "
+                      "contains null values\n") == ('goose run: ERROR 0002_refunds.sql: column '
+                                                    '"total" contains null values')
+    assert error_line("[2026-03-02T09:00:01.250Z] Error: connect ECONNREFUSED") == \
+        "Error: connect ECONNREFUSED"
     broken = parse_lines(["{", "[1,2]", '{"type":"user","message":"x"}', "null"])
     assert broken.events == [] and broken.skipped_lines == 3
 

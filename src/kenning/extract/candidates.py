@@ -28,6 +28,7 @@ from kenning.extract.failures import (
     naming_sentence,
     read_failure,
     sentences,
+    unstamped,
 )
 from kenning.extract.gitlog import Commit
 from kenning.extract.transcript import ToolCall, Transcript, UserText
@@ -833,7 +834,7 @@ def did_nothing(t: Transcript) -> list[Candidate]:
         cause = explanation(said)
         if cause is None:
             continue
-        line = next((ln.strip() for ln in (call.output or "").splitlines()
+        line = next((unstamped(ln.strip()) for ln in (call.output or "").splitlines()
                      if noop.group().strip() in ln), noop.group().strip())
         plan = next((p.group("plan") for p in map(_PLAN.match, sentences(said)) if p), None)
         command = main_segment(call.command)

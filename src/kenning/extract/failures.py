@@ -231,10 +231,21 @@ def _exception(lines: list[str], runner: str) -> Failure | None:
     return None
 
 
+# A log line's leading date and time ("2024/06/03 09:14:52 ", "[2024-06-03T09:14:52.120Z] "):
+# the moment it was printed says nothing about the failure, and it would fill a summary.
+_STAMP = re.compile(r"^\[?\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"
+                    r"(?:Z|[+-]\d{2}:?\d{2})?\]?\s+(?=\S)")
+
+
+def unstamped(line: str) -> str:
+    """``line`` without a leading log date and time."""
+    return _STAMP.sub("", line, count=1)
+
+
 def read_failure(output: str, runner: str = "", *, rust_command: bool = False) -> Failure:
     """The failure a command's output reports. ``runner`` names the command's tool for output
     in no known format; ``rust_command`` lets plain ``error: ...`` lines count as rustc's."""
-    raw = [ln for ln in (x.strip() for x in output.splitlines()) if ln]
+    raw = [ln for ln in (unstamped(x.strip()) for x in output.splitlines()) if ln]
     lines = [ln for ln in raw if not _NOISE.search(ln)]
     runner = runner or "command"
     found = _pytest(raw) or _jest(lines) or _go(lines) or _rust(lines, rust_command) \
