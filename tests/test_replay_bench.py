@@ -158,11 +158,14 @@ def test_also_true_lessons_count_for_precision_with_also_only() -> None:
     also = lesson("also-makefile", "command", "make check runs the linters", "make check")
     stored = {"a": "format with black", "b": "Run `make check` before a commit.",
               "c": "Always happy to help."}
-    fig = scoring.capture(story(also=(also,)), stored)
+    kinds = {"a": "preference", "b": "pattern", "c": "insight"}
+    fig = scoring.capture(story(also=(also,)), stored, kinds)
     assert (fig["useful"], fig["useful_with_also"], fig["stored"]) == (1, 2, 3)
     assert (fig["captured"], fig["lessons"]) == (1, 3)  # recall is over the probed lessons
     assert (fig["also_captured"], fig["also"], fig["also_missed"]) == (1, 1, [])
-    assert fig["precision_by_type_with_also"] == {"item": [2, 3]}
+    assert fig["precision_by_type"]["pattern"] == [0, 1]
+    assert fig["precision_by_type_with_also"]["pattern"] == [1, 1]
+    assert fig["carrying_nothing"] == ["insight: Always happy to help."]
     missed = scoring.capture(story(also=(also,)), {"a": "format with black"})
     assert missed["also_missed"] == ["also-makefile"]
 

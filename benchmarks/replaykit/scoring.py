@@ -47,6 +47,7 @@ _UNIT_START = re.compile(r"([-*•>#|]|\d+[.)]\s|\[|<)")
 _ID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b|\b(?=[0-9a-z]*\d)[0-9a-z]{8,}\b", re.I)
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _WORD = re.compile(r"[a-z0-9_]+")
+NOTHING_CHARS = 160  # of each stored memory that carries no lesson, kept in the JSON to read
 DUP_MIN_WORDS = 4
 DUP_JACCARD = 0.8
 # The client's auto-memory load limits: whole lines, at most 200 and about 25,000 bytes.
@@ -178,6 +179,11 @@ def capture(story: Story, stored: dict[str, str], kinds: dict[str, str] | None =
             "useful_with_also": len(also_ids), "precision_by_type_with_also": by_type_also,
             "also": len(story.also), "also_captured": len(also_got),
             "also_missed": sorted(le.id for le in story.also if le.id not in also_got),
+            # what a system with typed memories stored that carries nothing annotated (the
+            # baselines' raw user turns would only bloat the JSON)
+            "carrying_nothing": sorted(f"{kinds[mid]}: {text[:NOTHING_CHARS]}"
+                                       for mid, text in distilled.items()
+                                       if mid not in also_ids and mid in kinds),
             "episodic": len(stored) - len(distilled), "captured_any": len(got | episodic_got),
             "missed": sorted(le.id for le in story.lessons if le.id not in got)}
 
