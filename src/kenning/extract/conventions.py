@@ -2830,11 +2830,14 @@ def _feature_spec(rule: Rule) -> bool:
     that makes it hold beyond that thing: no "always" or "from now on", no tool named, and its
     subject one thing, not a kind of thing or the whole project."""
     found = _ONE_THING_SHOULD.match(rule.text)
-    if found is None or _tool_mentions(rule.text):
-        return False  # "the linter should be ruff instead of flake8" is how the team works
+    if found is None:
+        return False
     subj = found.group("subj")
     last = subj.split()[-1].strip("`'")
     rest = found.group("rest")
+    if any(at >= found.end("subj") for at, _ in _tool_mentions(rule.text)):
+        return False  # "the linter should be ruff instead of flake8" is how the team works;
+        # a tool in the subject only says whose it is ("the FastAPI title should be ...")
     return not (_is_plural(last) or _WHOLE_PROJECT.search(subj) or _HOLDS_ON.match(rest)
                 or _FOR_GOOD.search(rest) or _STANDING_WORDS.search(subj)
                 or subj.lower() in _PRONOUNS)
