@@ -263,6 +263,14 @@ def test_where_things_live_as_the_user_tells_it_in_passing_is_a_place() -> None:
     assert [(c.type, c.text) for c in told_places(parsed(t))] == [
         ("discovery", "Those live in tests/integration and run with pnpm test:int against the "
                       "crewboard_test db.")]
+    # "it" after a statement: the statement says what it is
+    t = TranscriptWriter()
+    t.user("the new reporting job needs its own connection pool against the staging database. "
+           "it lives in cmd/reporter and only runs a couple of big SELECTs an hour. can you set "
+           "up main.go for it?")
+    assert [c.text for c in told_places(parsed(t))] == [
+        "The new reporting job needs its own connection pool against the staging database; it "
+        "lives in cmd/reporter and only runs a couple of big SELECTs an hour."]
 
 
 def test_each_check_of_a_passing_chain_is_the_project_command_of_its_kind() -> None:

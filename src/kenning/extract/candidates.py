@@ -1002,6 +1002,7 @@ _TOLD_PLACE = re.compile(
     r"our\s+[\w-]+(?:\s+[\w-]+)?|[\w-]+s)\s+(?:all\s+)?(?:live|lives|sit|sits|are kept|is kept|"
     r"are|is)\s+in\s+`?(?P<path>(?:[\w.-]+/)+[\w.-]*)`?(?=[\s,.;)]|$)", re.I)
 MAX_TOLD_PLACES = 2  # per session
+_TOLD_PRONOUN = re.compile(r"^(?:(?:and|oh and|btw|fyi)[,:]?\s+)?(?:it|they|those|these)\b", re.I)
 
 
 def told_places(t: Transcript) -> list[Candidate]:
@@ -1010,11 +1011,17 @@ def told_places(t: Transcript) -> list[Candidate]:
     out: list[Candidate] = []
     for said in t.user_texts:
         # chat is often lower case: split at every full stop, question or exclamation mark
-        for sentence in (p.strip() for p in re.split(r"(?<=[.!?])\s+|\n+", said.text)):
+        parts = [p.strip() for p in re.split(r"(?<=[.!?])\s+|\n+", said.text) if p.strip()]
+        for i, sentence in enumerate(parts):
             found = _TOLD_PLACE.match(sentence)
             if (found is None or sentence.endswith("?") or len(sentence) > 300
                     or _NOT_A_FACT.search(sentence[: found.end()])):
                 continue
+            before = parts[i - 1] if i else ""
+            if (_TOLD_PRONOUN.match(sentence) and before.endswith(".")
+                    and names_something_technical(before) and len(before) <= 200):
+                # "it lives in cmd/reporter" says what "it" is only with the sentence before
+                sentence = f"{before[:-1]}; {sentence}"
             text = sentence[:1].upper() + sentence[1:]
             out.append(Candidate("fact", _clip(text), "discovery", "project-patterns", 0.6,
                                  "codebase_discovery", _src(t, [said.line]),
