@@ -1606,8 +1606,10 @@ def _np_bullet(c: _Clause, header: str | None) -> _Hit | None:
     words = _words(m)
     if not words or len(words) > 14 or _QUESTION_START.match(m) or m.endswith("?"):
         return None
-    if words[0] in _PRONOUNS or _DEICTIC.search(m) or _REPORT.search(m) or re.search(
-            r"\b(?:is|are|was|were|has|have|had|will|would|can|could|might)\b", m):
+    # a verb makes it a sentence, not a bullet: "it's what shows in the docs header" says why
+    if words[0].split("'")[0] in _PRONOUNS or _DEICTIC.search(m) or _REPORT.search(m) \
+            or re.search(r"\b(?:is|are|was|were|has|have|had|will|would|can|could|might)\b|"
+                         r"\b(?:it|that|there|what|here)'s\b", m):
         return None
     return _Hit(c.raw, "convention", 0.65)
 
