@@ -65,6 +65,33 @@ def test_subagent_stop_payload_becomes_an_attributed_finding(k: Kenning) -> None
     assert k.record_subagent_stop({**payload, "last_assistant_message": "done"}) is None
 
 
+DST_REPORT = (
+    "Traced the report path. daily_means in src/tidepool/transform.py resamples the UTC `ts` "
+    "index with resample('1D'), so each 'day' runs from 00:00 to 24:00 UTC. For BOST "
+    "(America/New_York) that is 20:00 EDT the previous evening to 20:00 EDT, so the 30 March "
+    "mean mixes four hours of 29 March. Every station not on UTC is shifted the same way. Fix: "
+    "convert each station's series to its zone from STATIONS before resampling and label the "
+    "bucket with the local date; stored ts stays UTC. Nothing else aggregates by day.")
+
+
+def test_a_reports_summary_is_its_finding_and_its_fix(k: Kenning) -> None:
+    """What the model is shown of a report is its summary: the finding, not the opening that
+    says what the agent did, and the fix the report ends on."""
+    m = k.record_subagent_stop({"session_id": "s1", "agent_id": "a1", "agent_type": "Explore",
+                                "last_assistant_message": DST_REPORT})
+    assert m is not None and m.content == DST_REPORT
+    assert m.summary == (
+        "daily_means in src/tidepool/transform.py resamples the UTC `ts` index with "
+        "resample('1D'), so each 'day' runs from 00:00 to 24:00 UTC. Fix: convert each "
+        "station's series to its zone from STATIONS before resampling and label the bucket "
+        "with the local date; stored ts stays UTC.")
+    plain = k.record_subagent_stop({"session_id": "s1", "agent_id": "a2", "agent_type": "Explore",
+                                    "last_assistant_message": "Searched the repo. Nothing in "
+                                    "ordersvc writes 'shipped'; the fulfilment worker does."})
+    assert plain is not None
+    assert plain.summary == "Nothing in ordersvc writes 'shipped'; the fulfilment worker does."
+
+
 WORKER = """
 import sys, time
 from pathlib import Path

@@ -32,6 +32,33 @@ MAX_CORROBORATED = 0.95
 _SOURCE = re.compile(r"^[A-Za-z][\w.-]*(:[\w.@/-]+)*$")
 
 
+# A report's opening that only says what the agent did ("Traced the report path."), and the
+# sentence that gives its conclusion ("Fix: ...", "Root cause: ...").
+_PREAMBLE = re.compile(r"^(?:i\s+)?(?:traced|looked (?:at|into|through)|searched|checked|read|"
+                       r"went through|investigated|reviewed|audited|grepped|explored)\b"
+                       r"[^:;,]{0,60}[.!]$", re.I)
+_CONCLUSION = re.compile(r"^(?:fix|the fix|root cause|cause|conclusion|recommendation|in short|"
+                         r"bottom line|tl;?dr)\s*:", re.I)
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)\s+(?=\S)")
+REPORT_SUMMARY_MAX = 360
+
+
+def report_summary(report: str) -> str:
+    """A subagent report's summary: its first finding (an opening that only says what the
+    agent did is skipped) and, when it states one further on, its conclusion ("Fix: ..."),
+    which a first line alone would leave out; a list report as ``make_summary`` reads it."""
+    lines = [ln.strip() for ln in report.splitlines() if ln.strip()]
+    if not lines or lines[0].endswith(":"):
+        return make_summary(report)
+    said = _SENTENCE_END.split(" ".join(lines))
+    while len(said) > 1 and _PREAMBLE.match(said[0]):
+        said = said[1:]
+    end = next((x for x in said[1:] if _CONCLUSION.match(x)), None)
+    if end is None or len(said[0]) + len(end) + 1 > REPORT_SUMMARY_MAX:
+        return make_summary(" ".join(said))
+    return make_summary(f"{said[0]} {end}", REPORT_SUMMARY_MAX)
+
+
 def source(value: object) -> str:
     """A finding's source: ``agent:<type>``, ``swarm:<id>:<agent>``, ``mcp``, ``user``..."""
     if not isinstance(value, str) or not value.strip():
@@ -196,7 +223,7 @@ class FindingsService:
             return None
         name = agent_type.strip().replace(" ", "-")
         src = f"swarm:{swarm}:{name}" if swarm else f"agent:{name}"
-        return self.record(text, source=src, agent=name,
+        return self.record(text, source=src, agent=name, summary=report_summary(text),
                            metadata={"agent_id": str(payload.get("agent_id") or "")})
 
     def share(self, memory_id: str, shared: bool = True) -> Memory:
