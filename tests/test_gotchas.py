@@ -736,6 +736,20 @@ def test_a_session_that_only_ran_the_checks_again_has_no_insight() -> None:
     assert session_summary(tr, cands) is None
 
 
+def test_a_session_that_only_found_where_something_lives_has_no_note() -> None:
+    """The place is remembered on its own; a note would only repeat the user's request, which
+    is kept as it was said."""
+    from kenning.extract.candidates import told_places
+
+    t = TranscriptWriter(cwd=CWD, session="s-6")
+    t.user("the new reporting job needs its own connection pool. it lives in cmd/reporter and "
+           "only runs a couple of big SELECTs an hour. can you set up main.go for it?")
+    tr = parsed(t)
+    cands = told_places(tr)
+    assert [c.type for c in cands] == ["discovery"]
+    assert session_summary(tr, cands) is None
+
+
 def test_a_bare_ask_takes_the_problem_its_message_told_before_it() -> None:
     t = TranscriptWriter(cwd=CWD, session="s-5")
     t.user("ugh. two problems with the paging. one: page 300 and beyond takes 9 seconds. "

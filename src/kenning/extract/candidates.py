@@ -1075,13 +1075,16 @@ def session_summary(t: Transcript, cands: list[Candidate]) -> dict[str, Any] | N
     """A session_insight (the dict ``Kenning.save_insight`` takes) built from a transcript's
     candidates, so ``kenning insights`` shows what a session learned with nobody writing it
     down. None when it learned nothing: no candidates, or only the project's checks run again
-    ("can you check git status?" and a `make test`)."""
+    ("can you check git status?" and a `make test`), or nothing the note lists (no fix,
+    failure, pattern or rule): a note of the task alone repeats the user's kept words."""
     mine = [c for c in cands if c.provenance.get("via") == "transcript"]
     if all(c.kind == "pattern" and c.extra.get("command") for c in mine):
         return None  # a session that only ran the project's checks again learned nothing new
     by: dict[str, list[str]] = {}
     for c in mine:
         by.setdefault(c.kind, []).append(c.text)
+    if not any(by.get(kind) for kind in ("pattern", "gotcha", "preference", "decision")):
+        return None
     fixes = [f"`{c.extra['passed']}` passed after: {c.extra['fix']}" for c in mine
              if c.kind == "gotcha" and c.extra.get("fix") and c.extra.get("passed")]
     task = next((w for w in map(stated_work, (u.text for u in t.user_texts)) if w), None)
