@@ -158,17 +158,13 @@ def test_commits_give_decisions_fixes_and_files_changed_together(repo: Path, k: 
     assert by["decision"][0]["text"] == ("Switch from npm to pnpm workspaces — npm hoisting "
                                          "broke the api package.")
     assert by["decision"][0]["provenance"]["via"] == "git"
-    assert [c["text"] for c in by["fix"]] == ["Fixed: guard missing user in getUser — Undefined "
-                                              "users crashed the profile page."]
+    assert by["fix"][0]["text"] == ("Fixed: guard missing user in getUser — Undefined users "
+                                    "crashed the profile page.")
     assert "`src/api.js` and `src/user.js` usually change together (2 commits)" in \
         by["co_edit"][0]["text"]
     assert not any("Tweak" in c["text"] or "Initial" in c["text"]
                    for c in result["candidates"])
     assert len(k.extract(repo=repo, since="HEAD~1")["candidates"]) == 0
-    # a fix with only a subject says no more than `git log` does
-    (repo / "src" / "api.js").write_text("b3")
-    git(repo, "commit", "-qam", "fix: return 400 for signup bodies without shiftId")
-    assert k.extract(repo=repo, since="HEAD~1")["candidates"] == []
     with pytest.raises(ValidationError, match="unknown revision"):
         k.extract(repo=repo, since="HEAD~99")
     with pytest.raises(ValidationError, match="revision"):

@@ -763,11 +763,10 @@ def from_commits(commits: list[Commit], repo: str) -> list[Candidate]:
             extra = {} if change is None else {"rule": _rule_data(change, "git")}
             out.append(Candidate("decision", _clip(message.replace("\n", " — ", 1)), "decision",
                                  "architecture", 0.7, "historical_context", prov, extra=extra))
-        elif _FIX.match(c.subject) and c.body.strip():
-            # only with the why: a fix's subject alone says no more than `git log` does
+        elif _FIX.match(c.subject) and (c.body or len(c.subject) > 30):
             what = _FIX.sub("", c.subject)
-            why = c.body.strip().splitlines()[0]
-            out.append(Candidate("fix", _clip(f"Fixed: {what} — {why}"), "insight", "debugging",
+            why = f" — {c.body.splitlines()[0]}" if c.body else ""
+            out.append(Candidate("fix", _clip(f"Fixed: {what}{why}"), "insight", "debugging",
                                  0.55, "task_outcome", prov, extra={"files": c.files[:10]}))
     pairs: Counter[tuple[str, str]] = Counter()
     for c in commits:
