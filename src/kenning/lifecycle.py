@@ -590,6 +590,10 @@ class SessionService:
                 known_lines.append(m)
             else:
                 pool.append(self.live(m, now))
+        # a memory whose track record is a line of MEMORY.md: that line says its words already
+        echoed = {str(m.metadata["subject"]) for m in known_lines if is_track_record(m)}
+        known_lines += [m for m in pool if m.id in echoed]
+        pool = [m for m in pool if m.id not in echoed]
         standing = sorted((m for m in pool if m.type in _STANDING),
                           key=lambda m: (-m.confidence, -m.created_at))
         # a track record repeats its memory's words: not worth a line of its own when the model
