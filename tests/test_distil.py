@@ -199,6 +199,25 @@ def test_the_briefing_shows_no_track_record_beside_its_memory_or_of_one_that_cha
     assert records[place.id].id not in text
 
 
+def test_the_briefing_does_not_repeat_a_memory_whose_track_record_memory_md_lists(
+        kk: Kenning, clock: Clock) -> None:
+    """MEMORY.md lists the track record of a fix (its line says the fix's words and how it
+    held up): the session-start briefing does not show the fix again, and counts it among the
+    memories the model has."""
+    from kenning.hooks.seen import key
+
+    fix = kk.remember("Fixed: enforce shift capacity in a serializable transaction",
+                      type="insight", confidence=0.6)
+    for n in range(3):
+        session(kk, f"s{n}", fix.id, clock() + n * DAY, passed=True)
+    kk.consolidate()
+    (record,) = track_records(kk)
+    assert fix.id in kk.briefing(k=5)
+    text, briefed, known = kk._sessions().brief(5, 2400, {key(record.summary)})
+    assert fix.id not in text and record.id not in text
+    assert {m.id for m in known} == {record.id, fix.id}
+
+
 def test_a_track_record_ends_with_the_memory_it_tracks(kk: Kenning, clock: Clock) -> None:
     rule = kk.remember("Round money half-even with Decimal.quantize", type="decision",
                        topic="money_rounding", confidence=0.7)
