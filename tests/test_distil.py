@@ -199,6 +199,26 @@ def test_the_briefing_shows_no_track_record_beside_its_memory_or_of_one_that_cha
     assert records[place.id].id not in text
 
 
+def test_a_gotchas_track_record_says_its_cause_and_fix(kk: Kenning, clock: Clock) -> None:
+    """A gotcha's summary opens with its error and a long one is cut before the cause: the track
+    record says the failure, the cause and the fix, the part that held up."""
+    error = ("--- FAIL: TestCachedStoreConcurrent: testing.go:1398: race detected during "
+             "execution of test")
+    cause = ("make test runs go test -race, and two requests for the same order read and write "
+             "the cache's plain map at the same time; Go maps aren't safe for concurrent use.")
+    gotcha = kk.remember(f"Tests failed: {error}. Cause: {cause}", type="gotcha",
+                         confidence=0.7, metadata={"error": error, "cause": cause,
+                                                   "fix": "guard the map with a sync.RWMutex"})
+    assert "concurrent use" not in gotcha.summary  # cut before the point
+    for n in range(3):
+        session(kk, f"s{n}", gotcha.id, clock() + n * DAY, passed=True)
+    kk.consolidate()
+    (record,) = track_records(kk)
+    assert record.content.startswith("Track record: --- FAIL: TestCachedStoreConcurrent")
+    assert "Go maps aren't safe for concurrent use. Fix: guard the map with a sync.RWMutex — " \
+        "held up in 3 of 3 sessions" in record.content
+
+
 def test_the_briefing_does_not_repeat_a_memory_whose_track_record_memory_md_lists(
         kk: Kenning, clock: Clock) -> None:
     """MEMORY.md lists the track record of a fix (its line says the fix's words and how it

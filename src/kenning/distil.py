@@ -30,6 +30,7 @@ from typing import Any
 from kenning import weights as W
 from kenning.models import Memory, MemoryType
 from kenning.outcomes import check_of
+from kenning.text import make_summary
 
 DISTIL_MIN = 3  # episodes of one thing before it is distilled
 MAX_EPISODES = 50  # episode ids a distilled memory lists in its metadata (the latest)
@@ -150,6 +151,22 @@ def plan(memories: Sequence[Memory], min_group: int = DISTIL_MIN) -> list[Distil
 TRACK_PREFIX = "Track record: "
 
 
+GIST_MAX = 320  # characters of a track record's account of its memory
+
+
+def gist(m: Memory) -> str:
+    """What a track record says of the memory it tracks: its summary, or for a gotcha the
+    failure, its cause and its fix, since a gotcha's summary opens with the error line and a
+    long one is cut before the cause (the part that held up)."""
+    cause = m.metadata.get("cause")
+    if m.type is not MemoryType.GOTCHA or not isinstance(cause, str) or not cause.strip():
+        return m.summary
+    error, fix = m.metadata.get("error"), m.metadata.get("fix")
+    text = (f"{make_summary(error, 90)}: " if isinstance(error, str) and error.strip() else "") \
+        + cause + (f" Fix: {fix}" if isinstance(fix, str) and fix.strip() else "")
+    return make_summary(" ".join(text.split()), GIST_MAX)
+
+
 def is_track_record(m: Memory) -> bool:
     """Whether ``m`` is a track record: how the memory in its ``subject`` held up, distilled
     from the sessions that judged it. It repeats that memory's words, so it is never shown
@@ -214,7 +231,7 @@ def plan_trajectories(judged: Sequence[Judged], subjects: Mapping[str, Memory],
         reason = "; ".join(said)
         out.append(Distilled(
             key=key, type=MemoryType.OUTCOME.value,
-            text=f"{TRACK_PREFIX}{subject.summary} — {reason}", topic=subject.topic,
+            text=f"{TRACK_PREFIX}{gist(subject)} — {reason}", topic=subject.topic,
             category=subject.category.value,
             confidence=round(min(0.95, 0.6 + 0.1 * len(runs)), 4),
             metadata={"distilled": True, "distil_key": key, "evidence": len(runs),
