@@ -151,7 +151,7 @@ def plan(memories: Sequence[Memory], min_group: int = DISTIL_MIN) -> list[Distil
 TRACK_PREFIX = "Track record: "
 
 
-GIST_MAX = 320  # characters of a track record's account of its memory
+GIST_MAX = 360  # characters of a track record's account of its memory
 
 
 def gist(m: Memory) -> str:
@@ -162,7 +162,7 @@ def gist(m: Memory) -> str:
     if m.type is not MemoryType.GOTCHA or not isinstance(cause, str) or not cause.strip():
         return m.summary
     error, fix = m.metadata.get("error"), m.metadata.get("fix")
-    text = (f"{make_summary(error, 90)}: " if isinstance(error, str) and error.strip() else "") \
+    text = (f"{make_summary(error, 140)}: " if isinstance(error, str) and error.strip() else "") \
         + cause + (f" Fix: {fix}" if isinstance(fix, str) and fix.strip() else "")
     return make_summary(" ".join(text.split()), GIST_MAX)
 
