@@ -385,6 +385,30 @@ def test_a_missing_import_added_is_not_a_gotcha_but_a_changed_one_is() -> None:
     assert len(fixed("let n = items.len();", "let n = items.len();\nuse_it(n);")) == 1
 
 
+def test_a_format_diff_fixed_by_running_the_formatter_is_not_a_gotcha() -> None:
+    """`make check` fails on rustfmt's diff and passes after `cargo fmt`: the check did its job
+    and the fix was mechanical. The same failure fixed by an edit, or by a command that is not
+    the formatter, is still one."""
+    def fixed(*between: tuple[str, str]) -> list[str]:
+        t = TranscriptWriter(cwd=CWD)
+        t.user("add the DELETE route")
+        t.bash("make check", "cargo fmt --check\nDiff in /home/jonas/work/stockroom/src/error.rs "
+               "at line 21:\n-    Ok(x)\n+    Ok( x )\nmake: *** [Makefile:4: check] Error 1",
+               ok=False)
+        for kind, what in between:
+            if kind == "bash":
+                t.bash(what, "")
+            else:
+                t.edit(f"{CWD}/src/error.rs", "Ok( x )", what)
+        t.bash("make check", "test result: ok. 12 passed; 0 failed")
+        return [c.text for c in failed_then_passed(parsed(t))]
+
+    assert fixed(("bash", "cargo fmt")) == []
+    assert fixed(("bash", "git diff --stat"), ("bash", "cargo fmt --all")) == []
+    assert len(fixed(("edit", "Ok(x)"))) == 1
+    assert len(fixed(("bash", "cargo update -p serde"))) == 1
+
+
 @pytest.mark.parametrize(("command", "plain"), [
     ("go test ./...", True), ("go test -count=1 ./...", True), ("npm test", True),
     ("python -m pytest -q --tb=short", True), ("golangci-lint run", True),

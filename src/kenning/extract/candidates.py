@@ -259,8 +259,9 @@ def failed_then_passed(t: Transcript) -> list[Candidate]:
                     or same_check(failed.command, call.command)):
                 continue
             del open_fail[j]
-            if _only_imports(calls[j + 1 : i]):
-                continue  # a missing import, added: nothing a later session needs to be told
+            if _only_imports(calls[j + 1 : i]) or _only_formatted(calls[j + 1 : i]):
+                continue  # a missing import added, or the formatter's diff fixed by running the
+                # formatter: nothing a later session needs to be told
             gotcha = _gotcha(t, failed, call, calls[j + 1 : i])
             if gotcha.extra.get("flaky") and check_of(failed.command) is None:
                 continue  # `docker compose up` working the second time: the machine was
@@ -323,6 +324,24 @@ def _own_slip(t: Transcript, before: list[ToolCall], gotcha: Candidate) -> bool:
 _IMPORT_LINE = re.compile(
     r"^\s*(?:import\b|from\s+[\w.]+\s+import\b|use\s+[\w:{}, *]+;|#include\b|"
     r"(?:const|let|var)\s+[\w{}, ]+\s*=\s*require\(|(?:\w+\s+)?\"[\w./-]+\"\s*$|[()]\s*$)")
+
+
+# A formatter run that rewrites the files (not its --check form).
+_FORMATTER = re.compile(
+    r"^(?:cargo fmt|rustfmt|gofmt -(?:\w*w\w*)|go fmt|gofumpt -w|goimports -w|ruff format|"
+    r"black|isort|(?:npx |pnpm exec |yarn )?prettier (?:.*\s)?--write|"
+    r"(?:npm run|pnpm(?: run)?|yarn(?: run)?|bun run) (?:format|fmt)|make (?:format|fmt))\b")
+
+
+def _only_formatted(between: list[ToolCall]) -> bool:
+    """Whether all that was done between a failure and the pass was running the project's
+    formatter (``cargo fmt`` after a format check's diff): no edit, no other command."""
+    ran = [c.command for c in between if c.name == "Bash" and c.command]
+    if not ran or any(c.name in _EDIT_TOOLS for c in between):
+        return False
+    formatted = [cmd for cmd in ran
+                 if _FORMATTER.match(main_segment(cmd)) and "--check" not in cmd]
+    return bool(formatted) and all(cmd in formatted or read_only(cmd) for cmd in ran)
 
 
 def _only_imports(between: list[ToolCall]) -> bool:
