@@ -207,6 +207,10 @@ RULES: list[tuple[str, list[str], str]] = [
 NON_RULES: list[str] = [
     # a request whose pronouns point at the work at hand, or what others do or ask for
     "ok, commit what we have",
+    # what no one can know is no prohibition
+    "when retry() gives up it rethrows the last error, so you can't tell 'the call failed' "
+    "from 'we retried 3 times and gave up'.",
+    "you can't see which test hung from the runner's output.",
     "we'd put it out as 1.0.0-beta.1 first.",
     "and run the integration tests so we know the venue filter still behaves",
     "some of their ids are garbage. log and skip those instead of dying.",

@@ -553,6 +553,11 @@ _LEAD_NEG_YOU = re.compile(
     r"wouldn'?t|would not)|"
     r"(?:you|we) (?:should ?n[o']t|must ?n[o']t|shouldn'?t|mustn'?t|can'?t|cannot|may not|"
     r"are not to|aren'?t to|don'?t need to|do not need to|never need to)) ")
+# "you can't tell a rename from a drop", "so you can't see which test hung": what no one is
+# able to know, never a prohibition.
+_UNABLE_TO_KNOW = re.compile(r"^(?:you|we) (?:can'?t|cannot) (?:really |even |easily |always )?"
+                             r"(?:tell|see|know|say|distinguish|notice|guess|predict|figure|work "
+                             r"out|find out|reproduce)\b")
 _TRAIL = re.compile(
     r"(?:[\s,;:—–-]+(?:please|pls|plz|thanks|thank you|thx|ty|ok\??|okay\??|if you can|"
     r"if possible|from now on|going forward|moving forward|from here on(?: out)?|"
@@ -618,7 +623,7 @@ def _strip_leads(c: _Clause) -> None:
                 break
             if pattern is _LEAD_HEDGE:
                 neg = _LEAD_NEG_YOU.match(m)
-                if neg:
+                if neg and not _UNABLE_TO_KNOW.match(m):
                     c.cut(0, neg.end(), "don't ")
                     break
         else:
