@@ -759,6 +759,11 @@ _DROPS = re.compile(
     r"module))?(?=\s*(?:[;,:(]|$|\s+(?:and|in favou?r|for|from)\b))", re.I)
 
 
+# Files that only document the project: a change to them alone fixes no code.
+_DOCS_FILE = re.compile(r"(?:^|/)(?:docs?/|README|CHANGELOG|CHANGES|LICENSE|AUTHORS|"
+                        r"CONTRIBUTING)|\.(?:md|mdx|rst|adoc)$", re.I)
+
+
 def from_commits(commits: list[Commit], repo: str) -> list[Candidate]:
     """Decisions and fixes stated in commit messages; files that keep changing together."""
     out: list[Candidate] = []
@@ -782,11 +787,18 @@ def from_commits(commits: list[Commit], repo: str) -> list[Candidate]:
             extra = {} if change is None else {"rule": _rule_data(change, "git")}
             out.append(Candidate("decision", _clip(message.replace("\n", " — ", 1)), "decision",
                                  "architecture", 0.7, "historical_context", prov, extra=extra))
-        elif _FIX.match(c.subject) and (c.body or len(c.subject) > 30):
+        elif _FIX.match(c.subject) and (c.body or len(c.subject) > 30) and not (
+                c.files and all(_DOCS_FILE.search(f) for f in c.files)):
+            # a fix to the docs alone (a README badge) teaches nothing about the code
             what = _FIX.sub("", c.subject)
             why = f" — {c.body.splitlines()[0]}" if c.body else ""
-            out.append(Candidate("fix", _clip(f"Fixed: {what}{why}"), "insight", "debugging",
-                                 0.55, "task_outcome", prov, extra={"files": c.files[:10]}))
+            # where the fix lives: the subject says what changed, rarely in which file
+            where = f" (in {', '.join(f'`{f}`' for f in c.files[:3])}" \
+                + (f" and {len(c.files) - 3} more" if len(c.files) > 3 else "") + ")" \
+                if c.files else ""
+            out.append(Candidate("fix", _clip(f"Fixed: {what}{where}{why}"), "insight",
+                                 "debugging", 0.55, "task_outcome", prov,
+                                 extra={"files": c.files[:10]}))
     pairs: Counter[tuple[str, str]] = Counter()
     for c in commits:
         if 2 <= len(c.files) <= 12:
