@@ -553,6 +553,18 @@ def test_bullets_under_a_conventions_header_are_rules_and_the_footer_is_not() ->
     assert all(r.said.startswith("A few conventions for this repo:") for r in rules)
 
 
+def test_news_said_in_passing_after_the_house_rules_is_not_one_of_them() -> None:
+    rules = find_rules(
+        "can you add tracing to them? a couple of house rules while you're at it: we always log "
+        "through tracing with structured fields, never values formatted into the message "
+        "string. and put #[instrument(skip(state))] on each handler so the span carries the "
+        "request args but not the pool. oh, and Leo says hi, he's back from paternity leave.")
+    assert [r.text.split(",")[0] for r in rules] == [
+        "Always log through tracing with structured fields",
+        "Put #[instrument(skip(state))] on each handler so the span carries the request args "
+        "but not the pool."]
+
+
 def test_a_rule_before_a_colon_is_kept_with_what_spells_it_out() -> None:
     rules = find_rules("the exports are naive local time. we always keep everything in UTC "
                        "internally: localise once at ingest, convert only when printing.")

@@ -1614,8 +1614,11 @@ def _np_bullet(c: _Clause, header: str | None) -> _Hit | None:
     # a verb makes it a sentence, not a bullet: "it's what shows in the docs header" says why
     if words[0].split("'")[0] in _PRONOUNS or _DEICTIC.search(m) or _REPORT.search(m) \
             or re.search(r"\b(?:is|are|was|were|has|have|had|will|would|can|could|might)\b|"
-                         r"\b(?:it|that|there|what|here)'s\b", m):
-        return None
+                         r"\b(?:it|that|there|what|here|he|she|who)'s\b|"
+                         r"\b(?:they|we|you)'re\b|\bi'm\b|"
+                         r"\b(?:says|said|told|asked|thinks|thought|wants|wanted|mentioned)\b",
+                         m):
+        return None  # "Leo says hi, he's back from leave" is news, said in passing
     return _Hit(c.raw, "convention", 0.65)
 
 
