@@ -91,7 +91,7 @@ def test_pytest_banner_gives_the_failed_test_the_cause_and_the_fix() -> None:
     (gotcha,) = failed_then_passed(tr)  # one memory: no separate "fix" insight
     assert gotcha.kind == gotcha.type == "gotcha"
     assert gotcha.text == (
-        "Tests failed: FAILED tests/test_money.py::test_round_half_even - "
+        "Tests failed: tests/test_money.py::test_round_half_even - "
         "AssertionError: assert 13 == 12. Cause: to_cents truncates with int(); amounts must "
         "round half-even. Fix: `src/ledger/money.py`: `return int(amount * 100)` -> "
         "`return int((amount * 100).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))`; "
@@ -290,7 +290,7 @@ def test_each_check_of_a_passing_chain_is_the_project_command_of_its_kind() -> N
     ("npx tsc --noEmit", TSC, "src/ledger.ts({n},7): error TS2322: Type 'string' is not "
      "assignable to type 'number'.", "tsc|TS2322|Type 'string' is not assignable to type "
      "'number'"),
-    ("go test ./...", GO, "--- FAIL: TestAdd: add_test.go:{n}: Add(2, 2) = 5; want 4",
+    ("go test ./...", GO, "TestAdd: add_test.go:{n}: Add(2, 2) = 5; want 4",
      "go|FAIL|TestAdd"),
     ("npm test", JEST, "● sum › adds two numbers: Expected: 4; Received: 5",
      "jest|failed|sum › adds two numbers"),
@@ -745,6 +745,23 @@ def test_the_cause_keeps_the_sentence_naming_what_the_fix_put_in() -> None:
     assert gotcha.extra["cause"] == (
         "jest.advanceTimersByTime is synchronous. jest.advanceTimersByTimeAsync flushes "
         "pending promises between timers; it has to be awaited.")
+
+
+def test_the_cause_starts_after_a_bare_reproduced() -> None:
+    """"Reproduced." says the assistant saw it fail too: the cause is what comes after, and a
+    gotcha's line has no room for the word."""
+    t = TranscriptWriter(cwd="/tmp/orders")
+    t.bash("go test ./...", "--- FAIL: TestGetOrderNotFound (0.00s)\n    orders_test.go:66: "
+           "status = 500, want 404\nFAIL", ok=False)
+    t.say("Reproduced. sqlc's :one queries scan a single row, and when there is none pgx "
+          "returns pgx.ErrNoRows; getOrder treats every error as a 500.")
+    t.edit("/tmp/orders/internal/api/orders.go", "if err != nil {",
+           "if errors.Is(err, pgx.ErrNoRows) {")
+    t.bash("go test ./...", "ok  \torders/internal/api\t0.210s")
+    [gotcha] = failed_then_passed(parsed(t))
+    assert gotcha.text.startswith(
+        "Tests failed: TestGetOrderNotFound: orders_test.go:66: status = 500, want 404. "
+        "Cause: sqlc's :one queries scan a single row")
 
 
 def test_a_session_that_only_ran_the_checks_again_has_no_insight() -> None:

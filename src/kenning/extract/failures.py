@@ -127,7 +127,10 @@ def _pytest(lines: list[str]) -> Failure | None:
         message = first.group(3) or ""
         more = f" (+{len(summary) - 1} more)" if len(summary) > 1 else ""
         node = first.group(2)  # a collection error names a file: its message says more
-        return Failure(clip(first.group(0), MAX_ERROR - len(more)) + more, "pytest",
+        # "FAILED" only repeats what the gotcha's head says; "ERROR" (a test that could not
+        # even be collected or set up) tells more
+        line = first.group(0).removeprefix("FAILED ")
+        return Failure(clip(line, MAX_ERROR - len(more)) + more, "pytest",
                        _error_type(message) if message else first.group(1).lower(),
                        _test_name(node) if "::" in node or not message else _detail(message))
     for i, line in enumerate(lines):
@@ -170,7 +173,7 @@ def _go(lines: list[str]) -> Failure | None:
         if not m:
             continue
         detail = next((f for f in lines[i + 1 : i + 8] if _GO_LINE.match(f)), None)
-        text = f"--- FAIL: {m.group(1)}" + (f": {detail}" if detail else "")
+        text = m.group(1) + (f": {detail}" if detail else "")  # "--- FAIL:" says "failed"
         return Failure(clip(text, MAX_ERROR), "go", "FAIL", m.group(1))
     for line in lines:
         m = _GO_LINE.match(line)
@@ -281,7 +284,9 @@ _RESTATE = re.compile(r"^(?:the |a |one |some |two |three )?(?:tests?|build|comm
 _LEAD_IN = re.compile(
     r"^(?:(?:ah|aha|ok(?:ay)?|i see|found it|got it)[,!.:]?\s*)*(?:(?:so|now)\s+)?"
     r"(?:(?:i (?:see|found)|found|here'?s) )?(?:the|that'?s the) (?:problem|issue|bug|culprit|"
-    r"root cause|cause)(?: is)?(?: that)?\s*[:,-]\s*|^(?:ah|aha|i see)[,!.:]\s*", re.I)
+    r"root cause|cause)(?: is)?(?: that)?\s*[:,-]\s*|"
+    r"^(?:(?:ah|aha|i see|reproduced(?: it)?|confirmed|found it|got it|there it is|yep|yup)"
+    r"[,!.:]\s*)+", re.I)
 
 
 # A closing clause that announces the next step: "...; I'll guard it."
