@@ -196,8 +196,9 @@ def test_cli_dry_run_then_apply_then_insights(tmp_path: Path, repo: Path,
     assert applied.returncode == 0 and "stored" in applied.stdout
     shown = run("insights")
     assert shown.returncode == 0
-    assert "failed   Tests failed: ● getUser › returns the profile: TypeError" in \
+    assert "gotchas  Tests failed: ● getUser › returns the profile: TypeError" in \
         shown.stdout
+    assert "failed " not in shown.stdout  # the gotcha is shown once
     assert "can you run the tests and fix whatever is broken?" in shown.stdout  # no "hey!"
     assert "next     Use pnpm, not npm." in shown.stdout
     missing = run("extract", "--transcript", str(tmp_path / "nope.jsonl"))

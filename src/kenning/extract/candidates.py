@@ -1115,14 +1115,17 @@ def session_summary(t: Transcript, cands: list[Candidate]) -> dict[str, Any] | N
         by.setdefault(c.kind, []).append(c.text)
     if not any(by.get(kind) for kind in ("pattern", "gotcha", "preference", "decision")):
         return None
+    # each finding once: a gotcha's text holds its failure and its fix, so they are not
+    # listed again as what failed and what worked; a fix stands alone only when its gotcha's
+    # text was cut before it
     fixes = [f"`{c.extra['passed']}` passed after: {c.extra['fix']}" for c in mine
-             if c.kind == "gotcha" and c.extra.get("fix") and c.extra.get("passed")]
+             if c.kind == "gotcha" and c.extra.get("fix") and c.extra.get("passed")
+             and c.extra["fix"] not in c.text]
     task = next((w for w in map(stated_work, (u.text for u in t.user_texts)) if w), None)
     return {
         "session": t.session_id,
         "task": _clip(task, 200) if task else None,
-        "what_worked": fixes + by.get("pattern", []),
-        "what_failed": by.get("gotcha", []),
+        "what_worked": fixes,
         "gotchas_encountered": by.get("gotcha", []),
         "patterns_found": by.get("pattern", []),
         "recommendations": by.get("preference", []) + by.get("decision", []),
