@@ -136,3 +136,31 @@ def test_a_kept_turn_is_not_shown_for_one_shared_everyday_word(env, project) -> 
     # the write made the index stale: the store answers, by the same rule
     assert "orders_stg" in _prompt(env, project, related)
     assert "orders_stg" not in _prompt(env, project, unrelated)
+
+
+def test_a_turn_that_only_asks_to_look_at_a_file_is_not_kept() -> None:
+    """"could you skim X, I want to refactor it later", "what does X do again? I forgot": the
+    file says more than the ask, and whatever the agent finds is in its answer. What is said
+    next to such an ask is kept when it names something technical."""
+    for turn in ("yo. did you see the retro notes? anyway, small thing today. could you skim "
+                 "internal/api/orders.go, I want to refactor it later",
+                 "hey, back after the long weekend. anything on fire?. what does "
+                 "internal/api/orders_test.go do again? I forgot",
+                 "take a look at cmd/deploy.go and tell me if anything stands out",
+                 "can you remind me what's in docker-compose.yml?",
+                 "put today's meeting notes in notes/n0-0.md, nothing fancy"):
+        assert chunks(turn) == [], turn
+    kept = chunks("can you remind me which commands the CLI has? the staging database is "
+                  "called orders_stg and ops wipe it every sunday night")
+    assert kept == ["the staging database is called orders_stg and ops wipe it every sunday "
+                    "night"]
+    # "read it once on first use" says how the feature works, not where to look
+    assert chunks("the ops folks want their own level names via LOGSIFT_LEVEL_ALIASES. read "
+                  "it once on first use and merge it over the built-in table") != []
+
+
+def test_an_ask_to_look_is_not_shown_when_a_prompt_names_its_file(env, project) -> None:
+    _session_end(env, project, "s-1", "could you skim internal/api/orders.go, I want to "
+                 "refactor it later")
+    assert "the user said earlier" not in _prompt(
+        env, project, "refactor internal/api/orders.go: split the handlers, I want it later")

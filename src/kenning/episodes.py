@@ -1,4 +1,5 @@
-"""Episodes: what the user said, kept word for word (redacted like every memory) as low-weight
+"""Episodes: what the user said, kept word for word (redacted like every memory; a turn that only
+asks the agent to look at or explain something is left out) as low-weight
 ``context`` memories under the topic ``weights.EPISODE_TOPIC``, so a lesson the rules did not
 recognise can still be found by recall and by the prompt hook. They rank at
 ``weights.EPISODE_FACTOR`` of their relevance, at most one is injected per prompt, the briefing
@@ -54,19 +55,51 @@ class EpisodeOptions:
                    max_per_project=most if isinstance(most, int) else 2000)
 
 
+# A short sentence that only asks the agent to read, explain or look at something ("could you
+# skim internal/api/orders.go, I want to refactor it later", "what does sqlc.yaml do again?")
+# or to write a scratch note: the code says it better, and whatever the agent finds is in its
+# answer, not in the ask.
+_LOOK_ONLY = re.compile(
+    r"^(?:(?:ok|okay|so|and|also|now|next|first|then|anyway)\W+)*"
+    r"(?:(?:can|could|would|will) you (?:please |quickly |just |also )?|please |pls |just )?"
+    r"(?:skim|read (?:through|over)|explain|summari[sz]e|walk me through|"
+    r"remind me (?:what|how|where|why|which)|tell me (?:what|how|where|which)|"
+    r"(?:take|have) a (?:quick |closer )?look (?:at|over|through)|look (?:at|over|through)|"
+    r"what(?:'s| is) in\b|what (?:does|do) \S+ (?:do|for)\b|"
+    r"(?:put|write|jot down|note down) (?:\S+\s){0,3}?(?:notes|todo list|to-do list))\b",
+    re.I)
+LOOK_ONLY_WORDS = 14  # longer, and the sentence says more than where to look
+
+
 def _content_words(text: str) -> int:
     return len(_WORD.findall(text))
 
 
+def _only_asks_to_look(sentence: str) -> bool:
+    return len(sentence.split()) <= LOOK_ONLY_WORDS and bool(_LOOK_ONLY.match(sentence))
+
+
+def _said_something(sentences: list[str]) -> list[str]:
+    """``sentences`` without those that only ask the agent to look at something; when there
+    were such asks, only the sentences that name something technical stay (what is left of
+    "hey, back after the long weekend. anything on fire? what does orders_test.go do again?"
+    is small talk around the ask)."""
+    from kenning.extract.conventions import names_something_technical
+
+    kept = [s for s in sentences if not _only_asks_to_look(s)]
+    if len(kept) == len(sentences):
+        return sentences
+    return [s for s in kept if names_something_technical(s)]
+
+
 def chunks(text: str, limit: int = CHUNK_CHARS) -> list[str]:
     """A user turn as runs of whole sentences of at most ``limit`` characters (a longer
-    sentence stands alone, cut at a word), greetings and pleasantries dropped, and runs with
+    sentence stands alone, cut at a word), greetings and pleasantries dropped, a turn that
+    only asks the agent to look at something dropped (``_said_something``), and runs with
     fewer than ``MIN_WORDS`` content words left out."""
     sentences = []
-    for s in _SENTENCE.split(text.strip()):
-        s = " ".join(s.split())
-        if not s:
-            continue
+    for s in _said_something([" ".join(s.split()) for s in _SENTENCE.split(text.strip())
+                              if s.strip()]):
         if len(s) > limit:
             s = s[: limit - 1].rsplit(" ", 1)[0] + "…"
         sentences.append(s)
