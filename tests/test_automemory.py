@@ -94,6 +94,24 @@ def test_topic_files_and_plain_index_lines(kk: Kenning, repo: Path) -> None:
     assert "Gone: a pointer whose file was deleted" in ms
 
 
+def test_a_long_memorys_line_gives_its_room_to_the_words_not_the_file_name(
+        kk: Kenning, repo: Path) -> None:
+    """A line is kept under 200 characters: the file name it links to repeats the memory's
+    first words, so it stays short and the cause after the error still reaches the model."""
+    gotcha = kk.remember(
+        "Tests failed: TestGetOrderNotFound: orders_test.go:66: status = 500, want 404. Cause: "
+        "sqlc's :one queries return pgx.ErrNoRows when there is no row; getOrder treated every "
+        "error as a 500. Fix: check errors.Is(err, pgx.ErrNoRows) first and answer 404.",
+        type="gotcha", confidence=0.9)
+    kk.auto_sync(repo)
+    [line] = [ln for ln in (kk.auto_memory_dir(repo) / "MEMORY.md").read_text().splitlines()
+              if gotcha.id[-6:].lower() in ln]
+    assert len(line) <= 200
+    name = line.split("](", 1)[1].split(")", 1)[0]
+    assert name == f"tests-failed-{gotcha.id[-6:].lower()}.md"
+    assert "pgx.ErrNoRows" in line
+
+
 def test_secrets_in_imported_files_are_redacted(kk: Kenning, repo: Path) -> None:
     d = kk.auto_memory_dir(repo)
     d.mkdir(parents=True)

@@ -240,8 +240,11 @@ def atomic_write(path: Path, text: str) -> bool:
     return True
 
 
-def slug(text: str, limit: int = 40) -> str:
-    """A short kebab-case ASCII slug (the client's ``name``)."""
+SLUG_CHARS = 24  # the file name is part of every MEMORY.md line: what it takes, the hook loses
+
+
+def slug(text: str, limit: int = SLUG_CHARS) -> str:
+    """A short kebab-case ASCII slug (the client's ``name``) of the first words of ``text``."""
     words = re.findall(r"[a-z0-9]+", text.lower())
     out = ""
     for w in words:
