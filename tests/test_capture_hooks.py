@@ -223,6 +223,56 @@ def test_a_session_the_client_never_ended_is_still_learned_from(env, project) ->
     assert len(_lessons(env, project)) == 1
 
 
+def test_what_a_killed_session_changed_reaches_the_next_conversations_first_prompt(
+        env, project) -> None:
+    """The client was killed in the session where the user moved from pnpm to bun: the next
+    session's briefing is made before that session is learned from (in the background), so it
+    still shows pnpm. Its first prompt gets what changed since, the new rule and the old one
+    marked no longer current, once."""
+    from tests.sessionend import wait_for_session_ends
+
+    _end(env, project, "s-1", FIRST)
+    t = TranscriptWriter(cwd=str(project), session="crashed")
+    t.user(LATER)
+    t.say("On it.")
+    crashed = t.write(project / "crashed.jsonl")
+    hours_ago = int(__import__("time").time() * 1000) - 3 * 3_600_000
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        k.record_events([
+            {"id": "c-start", "session_id": "crashed", "at_ms": hours_ago, "kind": "start",
+             "data": {"source": "startup", "transcript": str(crashed)}},
+            {"id": "c-tool", "session_id": "crashed", "at_ms": hours_ago + 60_000,
+             "kind": "tool", "data": {"tool": "Bash", "cmd": "bun install", "ok": True}},
+        ])
+    start = hook("SessionStart", payload("SessionStart", project, session_id="next",
+                                         source="startup"), env)
+    assert start.returncode == 0 and not start.stderr, start.stderr
+    assert b"bun" not in start.stdout  # MEMORY.md shows the pnpm rule, the briefing no bun
+    wait_for_session_ends(env["KENNING_DB"])
+
+    def prompt(text: str) -> str:
+        out = hook("UserPromptSubmit", payload("UserPromptSubmit", project, session_id="next",
+                                               prompt=text), env)
+        assert out.returncode == 0 and not out.stderr, out.stderr
+        return json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"] \
+            if out.stdout.strip() else ""
+
+    first = prompt("ok, where were we?")
+    assert "since this conversation's briefing" in first
+    [new] = [ln for ln in first.splitlines() if "bun instead of pnpm" in ln]
+    assert new.startswith("- [preference] ")
+    [old] = [ln for ln in first.splitlines() if "Use pnpm for installing packages" in ln]
+    assert old.startswith("- no longer current: ")
+    assert "since this conversation's briefing" not in prompt("and the footer dark mode?")
+    # a session whose start had nothing left to learn gets no such update
+    hook("SessionStart", payload("SessionStart", project, session_id="third",
+                                 source="startup"), env)
+    out = hook("UserPromptSubmit", payload("UserPromptSubmit", project, session_id="third",
+                                           prompt="ok, where were we?"), env)
+    assert b"since this conversation" not in out.stdout
+
+
 def test_a_stated_change_ends_the_earlier_words_that_named_what_it_drops(env, project) -> None:
     """"scratch the assert_cmd + predicates checks": what the user said in an earlier session
     about testing through assert_cmd is no longer shown as current; what they said about

@@ -77,6 +77,8 @@ def _store_down(failed: Sequence[tuple[str, str, Exception]]) -> bool:
 
 # Kinds that state how to work here: briefed whatever the prompt, while they hold.
 _STANDING = (MemoryType.PREFERENCE, MemoryType.PATTERN)
+UPDATE_CHARS = 1200  # the update after a briefing: a few lines, like a prompt's injection
+UPDATE_NEW = 6  # memories made since the briefing, at most
 _FIX = re.compile(r"\bFix: (?P<fix>.+?)(?:; then\b|\s+Why:|$)", re.S)
 FIX_CHARS = 120  # of a gotcha's fix added to its briefing line
 
@@ -661,6 +663,37 @@ class SessionService:
                                            newest_first=True)
         return any(e.session_id and e.session_id != own and e.at_ms > checkpoint.created_at
                    for e in starts)
+
+    def since_briefing(self, shown_ids: Sequence[str], since_ms: int,
+                       max_chars: int = UPDATE_CHARS) -> tuple[str, list[str]]:
+        """What changed after a session's briefing was made at ``since_ms``, when an earlier
+        session that never ended was learned from only then (its end ran detached, after the
+        briefing): the memories made since (the rules in force first, then by confidence), and
+        those among ``shown_ids`` (what the briefing and MEMORY.md showed) that no longer hold.
+        The text to put in front of the model, whole lines within ``max_chars`` ("" when
+        nothing changed), and the ids it shows."""
+        now = self.clock()
+        ended = [m for m in self.store.get_many(list(dict.fromkeys(shown_ids))).values()
+                 if not m.current_at(now) or m.outcome is OutcomeStatus.FAILED
+                 or m.drift == "obsolete"]
+        made = [m for m in self.store.list(Filters(project=self.project, since=since_ms),
+                                           limit=500)
+                if m.created_at >= since_ms and m.current_at(now)
+                and m.type is not MemoryType.CHECKPOINT and not record(m.type.value, m.topic)
+                and not is_track_record(m) and m.outcome is not OutcomeStatus.FAILED]
+        made.sort(key=lambda m: (m.type not in _STANDING, -m.confidence, -m.created_at))
+        lines = [(f"- [{m.type.value}] {_briefed(m)} (id {m.id})", m.id)
+                 for m in made[:UPDATE_NEW]]
+        lines += [(f"- no longer current: {m.summary} (id {m.id})", m.id)
+                  for m in sorted(ended, key=lambda m: -m.confidence)]
+        head = ("Kenning memory, since this conversation's briefing: an earlier session that "
+                "ended without its wrap-up has been learned from.\n")
+        text, ids = head, []
+        for line, mid in lines:
+            if len(text) + len(line) + 1 <= max_chars:
+                text += line + "\n"
+                ids.append(mid)
+        return (text, ids) if ids else ("", [])
 
     def checkpoint(self, session_id: str, note: str | None = None) -> Memory:
         """Remember a summary of a session so far (files edited, commands and failures,

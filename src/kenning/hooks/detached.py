@@ -172,8 +172,33 @@ def finish(location: str, request: dict[str, Any]) -> None:
                                            auto_memory_options(request.get("auto_memory") or {})),
                       episodes=EpisodeOptions.from_section(request.get("episodes") or {}),
                       log_as="hook SessionEnd")
+        update = request.get("update")
+        if isinstance(update, dict):
+            _write_update(location, k, update)
     finally:
         k.close()
+
+
+def _write_update(location: str, k: Any, update: dict[str, Any]) -> None:
+    """Leave, for the first prompt of the session that queued these ends, what changed since
+    its briefing (``SessionService.since_briefing``): ``<seen file>.update``, JSON with the
+    text and the ids it shows, written atomically ("" when nothing changed, so the prompt hook
+    stops looking)."""
+    from pathlib import Path
+
+    from kenning.files import atomic_write_bytes
+    from kenning.hooks import fastjson, seen
+
+    file = seen.path(lean.journal_dir(location), str(update.get("session_id") or ""))
+    shown = update.get("shown")
+    since = update.get("since_ms")
+    if file is None or not isinstance(since, int):
+        return
+    text, ids = k._sessions().since_briefing(
+        [str(x) for x in shown] if isinstance(shown, list) else [], since)
+    os.makedirs(os.path.dirname(file), mode=0o700, exist_ok=True)
+    atomic_write_bytes(Path(seen.update_path(file)), fastjson.dumps(
+        {"text": text, "ids": ids}).encode("utf-8"), mode=0o600)
 
 
 def main(argv: list[str]) -> int:

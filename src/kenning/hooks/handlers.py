@@ -102,6 +102,12 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
     directory = lean.journal_dir(location)
     seen_file = seen.path(directory, str(payload.get("session_id") or ""))
     already = seen.load(seen_file)  # what this conversation was shown: not shown again
+    update = None  # what an ended session taught after the briefing, once it has been learned
+    if seen.UPDATE_DUE in already and seen.UPDATE_SHOWN not in already:
+        update = seen.take_update(seen_file)
+        if update is not None:
+            seen.write(seen_file, [seen.UPDATE_SHOWN, *update[1]], append=True)
+            already.update(update[1])
     # A server store has other writers: its index is trusted for shared_refresh_s at most.
     refresh_s = int(settings.get("shared_refresh_s", 30))  # type: ignore[call-overload]
     shared = refresh_s * 1000 if "://" in location else None
@@ -129,19 +135,25 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
     had = [h for h in hits if (h.get("seen") or h.get("known_line"))
            and not any(h is s for s in shown)]
     relevant = shown + had
-    if not relevant:
-        return ""
-    seen.write(seen_file, [str(h["id"]) for h in shown]
-               + ([seen.HEADER] if shown and seen.HEADER not in already else []), append=True)
-    journal.append(directory, [_event(payload, project, now_ms, "injected", {
-        "prompt_id": payload.get("prompt_id") if isinstance(payload.get("prompt_id"), str)
-        else None,
-        "matched": inject.matched_terms(prompt, relevant),
-        "memories": [{"id": h["id"], "score": h["score"], "parts": h["parts"]} for h in shown]
-        + [{"id": h["id"], "score": h["score"], "parts": h["parts"], "seen": True}
-           for h in had],
-    })])
-    if not shown:
+    if relevant:
+        seen.write(seen_file, [str(h["id"]) for h in shown]
+                   + ([seen.HEADER] if shown and seen.HEADER not in already else []),
+                   append=True)
+        journal.append(directory, [_event(payload, project, now_ms, "injected", {
+            "prompt_id": payload.get("prompt_id") if isinstance(payload.get("prompt_id"), str)
+            else None,
+            "matched": inject.matched_terms(prompt, relevant),
+            "memories": [{"id": h["id"], "score": h["score"], "parts": h["parts"]}
+                         for h in shown]
+            + [{"id": h["id"], "score": h["score"], "parts": h["parts"], "seen": True}
+               for h in had],
+        })])
+    if update and update[0]:  # like the briefing it completes: learning judges what follows
+        journal.append(directory, [_event(payload, project, now_ms, "injected", {
+            "memories": [{"id": mid} for mid in update[1]], "matched": [],
+            "channel": "update"})])
+        text = update[0] + (f"\n{text}" if shown else "")
+    elif not shown:
         return ""
     return fastjson.dumps({"hookSpecificOutput": {
         "hookEventName": "UserPromptSubmit", "additionalContext": text,

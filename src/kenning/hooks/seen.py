@@ -15,6 +15,10 @@ DIR = "seen"
 KEY_WORDS = 10  # a line's first words identify it (MEMORY.md cuts long lines after ~100 chars)
 KEEP_DAYS = 7  # older files are removed by the session-end worker
 HEADER = "#header"  # listed once a prompt injection explained what Kenning's lines are
+# The start queued the end of a session that never had one: what it teaches arrives after the
+# briefing, in ``<file>.update``, for the next prompt to show (then ``UPDATE_SHOWN``).
+UPDATE_DUE = "#update-due"
+UPDATE_SHOWN = "#update-shown"
 
 
 def path(journal_dir: str, session_id: str) -> str | None:
@@ -26,6 +30,37 @@ def path(journal_dir: str, session_id: str) -> str | None:
 def key(text: str) -> str:
     """A line's identity: its first ``KEY_WORDS`` words, lower-cased, punctuation dropped."""
     return " ".join(words(text[:40 * KEY_WORDS].lower())[:KEY_WORDS])
+
+
+def update_path(file: str) -> str:
+    return file + ".update"
+
+
+def take_update(file: str | None) -> tuple[str, list[str]] | None:
+    """The update the session-end worker left for this conversation (text, ids), removing the
+    file; None while it has not been written yet."""
+    if file is None:
+        return None
+    path = update_path(file)
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = f.read()
+    except OSError:
+        return None
+    try:
+        os.unlink(path)
+    except OSError:
+        return None  # another prompt took it
+    from kenning.hooks import fastjson
+
+    try:
+        found = fastjson.loads(data)
+        text, ids = found["text"], found["ids"]  # type: ignore[index]
+    except (ValueError, KeyError, TypeError):
+        return "", []
+    if not isinstance(text, str) or not isinstance(ids, list):
+        return "", []
+    return text, [str(i) for i in ids]
 
 
 def load(file: str | None) -> set[str]:

@@ -74,7 +74,13 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
                      "channel": "start"}})
     journal.append(lean.journal_dir(location), events)
     if report.unended:
-        _end_unended(report.unended, payload, settings, project, location, now_ms, root)
+        # learned only after this briefing: the worker leaves what changed for the first
+        # prompt of this conversation to show
+        seen.write(seen.path(lean.journal_dir(location), session_id), [seen.UPDATE_DUE],
+                   append=True)
+        _end_unended(report.unended, payload, settings, project, location, now_ms, root,
+                     update={"session_id": session_id, "since_ms": now_ms,
+                             "shown": report.shown_ids})
     if not report.briefing:
         return ""
     return fastjson.dumps({"hookSpecificOutput": {
@@ -91,11 +97,14 @@ def _end_request(session_id: str, project: str, root: str | None, transcript: ob
 
 
 def _end_unended(unended: list[dict[str, Any]], payload: dict[str, object], settings: Settings,
-                 project: str, location: str, now_ms: int, root: str | None) -> None:
+                 project: str, location: str, now_ms: int, root: str | None,
+                 update: dict[str, object] | None = None) -> None:
     """Queue the session end of each session that never had one (its client was killed), as
     its SessionEnd hook would have, for the detached worker: what it said and did is learned
     without this start waiting. A session whose start recorded no transcript is looked for
-    beside this session's (the client keeps a project's transcripts in one folder)."""
+    beside this session's (the client keeps a project's transcripts in one folder). The last
+    request carries ``update`` (the starting session, when its briefing was made and what it
+    showed): after the ends, the worker writes what changed since (``detached.finish``)."""
     from kenning.hooks import detached
 
     here = payload.get("transcript_path")
@@ -106,8 +115,10 @@ def _end_unended(unended: list[dict[str, Any]], payload: dict[str, object], sett
         if not isinstance(transcript, str) and folder:
             transcript = os.path.join(folder, f"{sid}.jsonl")
         event_id = journal.new_event_id(now_ms + i)
-        detached.queue(location, _end_request(sid, project, root, transcript, settings),
-                       event_id)
+        request = _end_request(sid, project, root, transcript, settings)
+        if update is not None and i == len(unended) - 1:
+            request["update"] = update
+        detached.queue(location, request, event_id)
         # ended now, so the next start does not queue it again
         journal.append(lean.journal_dir(location), [{
             "id": event_id, "session_id": sid, "project": project, "at_ms": now_ms,
