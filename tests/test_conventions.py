@@ -207,6 +207,9 @@ RULES: list[tuple[str, list[str], str]] = [
 NON_RULES: list[str] = [
     # a request whose pronouns point at the work at hand, or what others do or ask for
     "ok, commit what we have",
+    # "we" in a clause describing the thing asked for does not make the ask a standing rule
+    "add limit/offset pagination, default 50, max 200. put the params in their own module as a "
+    "dependency we can reuse for the customer endpoints later",
     # what no one can know is no prohibition
     "when retry() gives up it rethrows the last error, so you can't tell 'the call failed' "
     "from 'we retried 3 times and gave up'.",

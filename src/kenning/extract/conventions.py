@@ -1082,6 +1082,9 @@ def _without_relative(mask: str) -> str:
     step", "commit what we have", "... so we know it still works"), whose quantifiers and
     pronouns do not make the rule stand."""
     mask = re.sub(r"\b(?:what|so|so that)\s+(?:we|you|i|they)\s+\w+\b.*$", "", mask)
+    # a clause with no "that" after the thing it describes: "as a dependency we can reuse"
+    mask = re.sub(r"\b(?:a|an|some|one)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:we|you|they)\s+"
+                  r"(?:can|could|will|'ll|might|may|would|want to|need to)\b.*$", "", mask)
     return re.sub(r"\b(?:that|which|who)\s+\w+s\b.*$", "", mask)
 
 
