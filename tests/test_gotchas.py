@@ -459,10 +459,13 @@ def test_session_insight_task_skips_greetings() -> None:
     insight = session_summary(tr, failed_then_passed(tr))
     assert insight is not None
     assert insight["task"] == "the ledger rounds cents wrong, can you fix it?"
-    # the gotcha holds the failure and its fix: neither is listed again
+    # the gotcha holds the failure: it is not listed again as what failed; what worked
+    # names the command that passed, which the gotcha names only by its kind
     [gotcha] = insight["gotchas_encountered"]
-    assert "Fix: `src/ledger/money.py`" in gotcha
-    assert insight["what_worked"] == [] and "what_failed" not in insight
+    assert gotcha.startswith("Tests failed: ") and "Fix: `src/ledger/money.py`" in gotcha
+    assert "what_failed" not in insight
+    assert insight["what_worked"][0].startswith("`uv run pytest -q` passed after: "
+                                                "`src/ledger/money.py`")
     assert session_summary(parsed(TranscriptWriter()), []) is None
 
 

@@ -1115,12 +1115,12 @@ def session_summary(t: Transcript, cands: list[Candidate]) -> dict[str, Any] | N
         by.setdefault(c.kind, []).append(c.text)
     if not any(by.get(kind) for kind in ("pattern", "gotcha", "preference", "decision")):
         return None
-    # each finding once: a gotcha's text holds its failure and its fix, so they are not
-    # listed again as what failed and what worked; a fix stands alone only when its gotcha's
-    # text was cut before it
+    # each finding once: a gotcha's text holds its failure, so it is not listed again as what
+    # failed; what worked names the command that passed after the fix, which the gotcha's
+    # text names only by its kind ("Tests failed")
     fixes = [f"`{c.extra['passed']}` passed after: {c.extra['fix']}" for c in mine
              if c.kind == "gotcha" and c.extra.get("fix") and c.extra.get("passed")
-             and c.extra["fix"] not in c.text]
+             and f"`{c.extra['passed']}`" not in c.text]
     task = next((w for w in map(stated_work, (u.text for u in t.user_texts)) if w), None)
     return {
         "session": t.session_id,
