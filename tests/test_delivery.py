@@ -195,3 +195,7 @@ def test_a_prompt_gets_the_lesson_not_its_track_record(env, project) -> None:
         k.build_prompt_index()
     text = _ask(env, project, "s-1", "should order reads go through the Redis cache?")
     assert cache.id in text and record.id not in text
+    with _store(env, project) as k:  # a write since the index: the store answers, alike
+        k.remember("Invoices are numbered per year", type="decision")
+    text = _ask(env, project, "s-2", "should order reads go through the Redis cache?")
+    assert cache.id in text and record.id not in text

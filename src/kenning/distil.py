@@ -148,9 +148,6 @@ def plan(memories: Sequence[Memory], min_group: int = DISTIL_MIN) -> list[Distil
     return out
 
 
-TRACK_PREFIX = "Track record: "
-
-
 GIST_MAX = 360  # characters of a track record's account of its memory
 
 
@@ -231,7 +228,7 @@ def plan_trajectories(judged: Sequence[Judged], subjects: Mapping[str, Memory],
         reason = "; ".join(said)
         out.append(Distilled(
             key=key, type=MemoryType.OUTCOME.value,
-            text=f"{TRACK_PREFIX}{gist(subject)} — {reason}", topic=subject.topic,
+            text=f"{W.TRACK_PREFIX}{gist(subject)} — {reason}", topic=subject.topic,
             category=subject.category.value,
             confidence=round(min(0.95, 0.6 + 0.1 * len(runs)), 4),
             metadata={"distilled": True, "distil_key": key, "evidence": len(runs),

@@ -19,6 +19,17 @@ GRAPH_ALPHA = 0.9
 DAY_MS = 86_400_000
 
 
+# How a track record (``kenning.distil``) opens: it repeats its memory's words, so the prompt
+# hook shows the memory, never the record beside or instead of it.
+TRACK_PREFIX = "Track record: "
+
+
+def track_record_line(mtype: str, summary: str) -> bool:
+    """Whether a memory is a track record, told by its type and summary alone (what the prompt
+    hook's store fallbacks read; ``distil.is_track_record`` reads its metadata)."""
+    return mtype == "outcome" and summary.startswith(TRACK_PREFIX)
+
+
 def superseded(valid_to: int | None, now_ms: int) -> bool:
     """Whether a memory no longer holds at ``now_ms``: the one rule every channel applies
     (``Memory.current_at`` is its negation)."""

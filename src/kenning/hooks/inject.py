@@ -70,6 +70,8 @@ def matching_rows(rows: list[tuple], asked: list[str]) -> list[tuple]:
     wanted = {F.stem(t) for t in asked}
     kept = []
     for r in rows:
+        if W.track_record_line(str(r[1]), str(r[3])):
+            continue  # as the prompt index leaves it out: it repeats its memory's words
         have = set(F.terms_of(f"{r[2] or ''} {r[3]} {r[12]} {r[13]}"))
         if matches_enough(r[1], r[2], len(wanted & have), len(asked)):
             kept.append((*r[:12], F.detail_of(str(r[3]), str(r[12] or "")), *r[14:16]))
