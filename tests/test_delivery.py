@@ -129,15 +129,21 @@ def test_a_known_line_comes_back_once_with_the_detail_it_lacked(env, project) ->
         decision = k.remember(f"{LEDGER}. {why}", summary=LEDGER, type="decision")
         plain = k.remember("Ledger isolation was raised after the March double-charge incident",
                            type="insight")
+        # a rule whose detail is the user's sentence saying the same thing again
+        rule = k.remember("Ledger amounts are integer cents, never floats.\n(as the user put "
+                          "it: \"also, house rule: ledger amounts are integer cents, never "
+                          "floats.\")", type="preference")
         k.build_prompt_index()
     memdir = (Path(env["HOME"]) / ".claude" / "projects"
               / project_key(str(project.resolve())) / "memory")
     memdir.mkdir(parents=True, exist_ok=True)
-    (memdir / "MEMORY.md").write_text(f"# Notes\n- {LEDGER}\n- {plain.summary}\n")
+    (memdir / "MEMORY.md").write_text(f"# Notes\n- {LEDGER}\n- {plain.summary}\n- "
+                                      f"{rule.summary}\n")
     _start(env, project, "s-1")
     first = _ask(env, project, "s-1", "which isolation does the billing ledger use?")
     assert decision.id in first and why in first and plain.id not in first
     assert _ask(env, project, "s-1", "billing ledger isolation once more?") == ""
+    assert rule.id not in _ask(env, project, "s-1", "are ledger amounts integer cents?")
 
 
 def test_a_prompt_in_other_words_reaches_the_memory_by_meaning(env, project) -> None:

@@ -5,7 +5,7 @@ from kenning import learning
 from kenning import weights as W
 from kenning.drift import drift_note
 from kenning.hooks.seen import key as seen_key
-from kenning.words import query_terms
+from kenning.words import STOPWORDS, query_terms, words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the prompt hook never imports collections
@@ -145,7 +145,8 @@ def best(hits: list[dict[str, object] | None], k: int, seen: "Collection[str]" =
     episodes = fresh = 0
     for h in chosen:
         line = seen_key(str(h["summary"]))
-        if h["id"] in seen or (line in seen and not h.get("detail")):
+        if h["id"] in seen or (line in seen and not adds_to(str(h["summary"]),
+                                                          str(h.get("detail") or ""))):
             if len(out) - fresh < k:
                 out.append({**h, "seen": True})
             continue
@@ -160,6 +161,24 @@ def best(hits: list[dict[str, object] | None], k: int, seen: "Collection[str]" =
         if fresh == k:
             break
     return out
+
+
+QUOTED = "(as the user put it:"  # how a rule's content keeps the user's own sentence
+NEW_WORDS = 4  # content words a detail must add to a line the model has, at least ...
+NEW_SHARE = 0.3  # ... and this share of its own content words
+
+
+def adds_to(summary: str, detail: str) -> bool:
+    """Whether ``detail`` says enough that ``summary`` does not for a line the model already
+    has (from MEMORY.md or the briefing) to be worth showing again with it: the user's own
+    sentence restating the rule ("also, house rule: prefer named exports ...") is not; the
+    why it gives ("I want to see the SQL before anything touches my database") or a gotcha's
+    cause and fix is."""
+    detail = detail.removeprefix(QUOTED)
+    have = {w for w in words(summary.lower()) if len(w) > 2 and w not in STOPWORDS}
+    said = {w for w in words(detail.lower()) if len(w) > 2 and w not in STOPWORDS}
+    new = said - have
+    return len(new) >= NEW_WORDS and len(new) >= NEW_SHARE * len(said)
 
 
 def matched_terms(prompt: str, hits: list[dict[str, object]]) -> list[str]:
