@@ -962,3 +962,44 @@ def test_a_proposal_the_user_turns_down_is_no_decision() -> None:
     assert not any("create `venue` directly" in text for text in turned_down)
     assert any("add a new migration" in text for text in turned_down)
     assert any("create `venue` directly" in text for text in session("sure, sounds good"))
+
+
+REDIS_DOWN = ("FAILED tests/test_orders.py::test_create_and_get_order - "
+              "redis.exceptions.ConnectionError: Error 111 connecting to localhost:6379. "
+              "Connection refused.\n1 failed, 3 passed in 0.41s")
+
+
+def test_a_run_that_needed_a_service_up_is_a_setup_step_not_a_gotcha(tmp_path: Path,
+                                                                      k: Kenning) -> None:
+    """Tests fail with "Connection refused" until `docker compose up -d redis` runs, and no
+    code changes: nothing was wrong with the code. What a later session needs is the step, not
+    the failure; and a step the project's memories already give is not stored again."""
+    t = TranscriptWriter(cwd=CWD, session="s-redis")
+    t.user("can you add a read-through cache for orders?")
+    t.bash("python -m pytest -q", REDIS_DOWN, ok=False)
+    t.say("Redis isn't running locally, so every cached read fails on connect.")
+    t.bash("docker compose up -d redis", " ✔ Container orderdesk-redis-1  Started")
+    t.bash("python -m pytest -q", "4 passed in 0.40s")
+    [setup] = [c for c in failed_then_passed(parsed(t))]
+    assert setup.kind == "setup" and setup.type == "pattern"
+    assert setup.text.startswith("The tests need `docker compose up -d redis` first; without "
+                                 "it: tests/test_orders.py::test_create_and_get_order")
+    k.extract(t.write(tmp_path / "one.jsonl"), repo=tmp_path, apply=True)
+    assert [m.summary for m in k.list(types="gotcha")] == []
+    assert any("`docker compose up -d redis` first" in m.summary
+               for m in k.list(types="pattern"))
+    # the same step in a later session, and one the user had stated: nothing new
+    k.remember("Dev DB: `docker compose up -d db` (Postgres 16 on localhost:5433)",
+               type="pattern")
+    t = TranscriptWriter(cwd=CWD, session="s-db")
+    t.bash("sqlx migrate run", "error: error communicating with database: Connection refused "
+           "(os error 111)", ok=False)
+    t.bash("docker compose up -d db", " ✔ Container stockroom-db-1  Started")
+    t.bash("sqlx migrate run", "Applied 20240311093000/migrate create items (4.2ms)")
+    t.bash("python -m pytest -q", REDIS_DOWN, ok=False)
+    t.bash("docker compose up -d redis", " ✔ Container orderdesk-redis-1  Started")
+    t.bash("python -m pytest -q", "4 passed in 0.40s")
+    before = len(k.list(limit=None))
+    found = k.extract(t.write(tmp_path / "two.jsonl"), repo=tmp_path, apply=True)
+    assert not [c for c in found["candidates"] if c["kind"] in ("setup", "gotcha")]
+    assert len([m for m in k.list(limit=None) if m.topic != "conversation"]) <= before

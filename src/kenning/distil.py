@@ -203,9 +203,10 @@ def plan_trajectories(judged: Sequence[Judged], subjects: Mapping[str, Memory],
                 or W.record(subject.type.value, subject.topic) or subject.valid_to is not None):
             continue  # a kept user turn or a session summary is history, not a rule to track;
             # a replaced memory's record would present it as current
-        if subject.type is MemoryType.PATTERN and subject.metadata.get("command"):
-            continue  # a project command is judged by its own runs: its record would only say
-            # that the command passed when it passed (its confidence already counts them)
+        if subject.type is MemoryType.PATTERN and (subject.metadata.get("command")
+                                                   or subject.metadata.get("setup")):
+            continue  # a project command (or a service a run needs up) is judged by its own
+            # runs: its record would only say that they passed when they passed
         runs = list(sessions.values())
         if len(runs) < min_sessions:
             continue

@@ -262,6 +262,10 @@ def failed_then_passed(t: Transcript) -> list[Candidate]:
             if _only_imports(calls[j + 1 : i]) or _only_formatted(calls[j + 1 : i]):
                 continue  # a missing import added, or the formatter's diff fixed by running the
                 # formatter: nothing a later session needs to be told
+            started = _services_started(calls[j + 1 : i])
+            if started:  # nothing in the code was wrong: the run needs a service up first
+                out.append(_setup(t, failed, call, started))
+                continue
             gotcha = _gotcha(t, failed, call, calls[j + 1 : i])
             if gotcha.extra.get("flaky") and check_of(failed.command) is None:
                 continue  # `docker compose up` working the second time: the machine was
@@ -269,6 +273,46 @@ def failed_then_passed(t: Transcript) -> list[Candidate]:
             if not _own_slip(t, calls[:j], gotcha):
                 out.append(gotcha)
     return out
+
+
+# A command that starts a service the project runs against: a container, a database, a queue.
+_SERVICE_START = re.compile(
+    r"^(?:sudo\s+)?(?:(?:docker|podman)[- ]compose\s+(?:-f\s+\S+\s+)?(?:up|start)\b|"
+    r"(?:docker|podman)\s+(?:start|run\s+(?:-\S+\s+)*-d)\b|brew services (?:start|restart)\b|"
+    r"systemctl (?:start|restart)\b|service \S+ (?:start|restart)\b|redis-server\b|"
+    r"pg_ctl\b.*\bstart\b|(?:colima|minikube|supabase) start\b)")
+
+
+def _services_started(between: list[ToolCall]) -> list[str]:
+    """The services started between a failure and its passing run, when starting them was all
+    that happened (no edit, no other command): the run needed them up, nothing was wrong with
+    the code."""
+    if any(c.ok and c.file_path and c.name in _EDIT_TOOLS for c in between):
+        return []
+    ran = [main_segment(c.command) for c in between
+           if c.name == "Bash" and c.ok and c.command and not read_only(c.command)]
+    return ran if ran and all(_SERVICE_START.match(r) for r in ran) else []
+
+
+_NEED_NAMES = {"test": "The tests need", "build": "The build needs", "lint": "Lint needs",
+               "typecheck": "The type check needs", "format": "The format check needs"}
+
+
+def _setup(t: Transcript, failed: ToolCall, passed: ToolCall, started: list[str]
+           ) -> Candidate:
+    """What a run needs up first, as a project pattern: "The tests need `docker compose up -d
+    redis` first; without it: ... Connection refused." A later session starts it before
+    running them, rather than reading a failure as a bug."""
+    bad = main_segment(failed.command)
+    check = check_of(bad)
+    need = _NEED_NAMES.get(check.kind, f"`{bad}` needs") if check else f"`{bad}` needs"
+    err = read_failure(failed.output, runner_of(failed.command),
+                       rust_command=command_key(failed.command)[0] in ("cargo", "rustc")).line
+    first = " and ".join(f"`{s}`" for s in dict.fromkeys(started))
+    return Candidate(
+        "setup", _clip(f"{need} {first} first; without it: {_sentence(err)}"), "pattern",
+        "project-patterns", 0.7, "pattern", _src(t, [failed.line, passed.line]),
+        extra={"setup": list(dict.fromkeys(started))})
 
 
 # A cause the assistant gives as its own slip: "My bug: ...", "I built the response without

@@ -202,7 +202,8 @@ class ExtractionService:
                 sources["git"] = {"repo": str(root), "since": window, "commits": len(commits)}
         elif since is not None:
             raise ValidationError("since needs a git repository (give repo)")
-        cands = self.dedupe_candidates(self.drop_plain_commands(cands), threshold)
+        cands = self.dedupe_candidates(self.drop_known_setup(self.drop_plain_commands(cands)),
+                                       threshold)
         self.match_gotchas(cands)
         fresh = [c for c in cands if c.duplicate_of is None]
         llm_report = None
@@ -290,6 +291,19 @@ class ExtractionService:
             if m.valid_to is None and isinstance(m.metadata.get("command"), str)]
         dropped = {id(c) for c in plain if not any(
             replaces_command(str(c.extra["command"]), old) for old in stored)}
+        return [c for c in cands if id(c) not in dropped]
+
+    def drop_known_setup(self, cands: list[Any]) -> list[Any]:
+        """``cands`` without a service start the project's memories already give ("Dev DB:
+        `docker compose up -d db` ..."): the run that failed without it teaches nothing new."""
+        setup = [c for c in cands if c.kind == "setup"]
+        if not setup:
+            return cands
+        known = [m.content for m in self.store.list(Filters(project=self.project), limit=1000)
+                 if m.valid_to is None and m.topic != EPISODE_TOPIC]
+        dropped = {id(c) for c in setup
+                   if all(any(f"`{start}`" in text for text in known)
+                          for start in c.extra["setup"])}
         return [c for c in cands if id(c) not in dropped]
 
     def supersede_commands(self, fresh: list[Any], applied: list[Memory]
