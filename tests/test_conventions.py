@@ -210,6 +210,9 @@ NON_RULES: list[str] = [
     # "we" in a clause describing the thing asked for does not make the ask a standing rule
     "add limit/offset pagination, default 50, max 200. put the params in their own module as a "
     "dependency we can reuse for the customer endpoints later",
+    # how the feature someone asked for behaves is its spec, not a rule
+    "wholesale customers want to upload orders in bulk: POST /orders/bulk with a list of "
+    "orders. every new order should still get its confirmation email, same as single orders",
     # what no one can know is no prohibition
     "when retry() gives up it rethrows the last error, so you can't tell 'the call failed' "
     "from 'we retried 3 times and gave up'.",
@@ -554,6 +557,12 @@ def test_bullets_under_a_conventions_header_are_rules_and_the_footer_is_not() ->
     assert [r.text for r in rules] == ["snake_case for modules.", "Tabs, not spaces.",
                                       "Tests live in tests/."]
     assert all(r.said.startswith("A few conventions for this repo:") for r in rules)
+
+
+def test_after_a_feature_request_a_rule_about_code_still_stands() -> None:
+    assert [r.text for r in find_rules("ops want a cancel endpoint. every new endpoint should "
+                                       "declare a response_model.")] == [
+        "Every new endpoint should declare a response_model."]
 
 
 def test_news_said_in_passing_after_the_house_rules_is_not_one_of_them() -> None:

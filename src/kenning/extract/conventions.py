@@ -2716,10 +2716,13 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
     previous = ""
     prev_found: list[Rule] = []  # the rules the sentence before this one stated
     named = ""  # the flag or code the message named last, before this sentence
+    requested = False  # the message opened with what someone wants built
     for piece in _pieces(text, topics=speaker == "user"):
         if _NEXT_TASK.match(piece.raw.strip()):
             named = _last_named(piece.raw) or named
             continue  # "feature for shipctl: deploys should get a wait timeout": the work
+        if speaker == "user" and _REQUESTED.match(_mask(piece.raw).strip()):
+            requested = True
         said = piece.raw
         if piece.context:  # the header it sits under, once (the header's own rest is in it)
             said = piece.context if piece.raw in piece.context else f"{piece.context} {piece.raw}"
@@ -2806,6 +2809,9 @@ def find_rules(text: str, *, speaker: Literal["user", "assistant"] = "user") -> 
             out[-1] = _extended(out[-1], f": {_clip(piece.raw.strip(), 240)}", piece.raw,
                                 frozenset(_term_list(piece.raw)))
             seen.add(out[-1].text.lower())
+        if requested:  # "wholesale customers want bulk upload. every new order should still
+            # get its confirmation email": how the thing asked for behaves
+            found = [r for r in found if not _spec_of_request(r)]
         if named:
             found = [_with_referent(r, named) for r in found]
         named = _last_named(piece.raw) or named
@@ -2854,6 +2860,30 @@ def _feature_spec(rule: Rule) -> bool:
     return not (_is_plural(last) or _WHOLE_PROJECT.search(subj) or _HOLDS_ON.match(rest)
                 or _FOR_GOOD.search(rest) or _STANDING_WORDS.search(subj)
                 or subj.lower() in _PRONOUNS)
+
+
+# How the things a product handles should behave ("every new order should still get its
+# confirmation email", "refunds must not exceed the order total"), said right after someone
+# asked for a feature: its spec. A subject that is code ("every endpoint", "API errors") is
+# how the team builds, and stays a rule.
+_THING_SHOULD = re.compile(
+    r"^(?:(?:every|each|all|any|the|a|an)\s+)?(?:new\s+)?(?P<subj>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+"
+    r"(?:should|must|shouldn'?t|mustn'?t|needs? to|has to|have to|can'?t|cannot)\b", re.I)
+_CODE_NOUN = re.compile(
+    r"\b(?:endpoints?|routes?|handlers?|tests?|modules?|files?|functions?|class(?:es)?|methods?|"
+    r"migrations?|commits?|apis?|components?|columns?|tables?|quer(?:y|ies)|logs?|errors?|"
+    r"responses?|requests?|types?|variables?|scripts?|jobs?|tasks?|workers?|packages?|"
+    r"dependenc(?:y|ies)|imports?|configs?|flags?|options?|commands?|code|prs?|branch(?:es)?)$",
+    re.I)
+
+
+def _spec_of_request(rule: Rule) -> bool:
+    """Whether ``rule`` only says how something the product handles should behave, with
+    nothing that makes it hold beyond the feature asked for (no "always", no tool, its subject
+    not code)."""
+    found = _THING_SHOULD.match(rule.text)
+    return bool(found and not _CODE_NOUN.search(found.group("subj"))
+                and not _FOR_GOOD.search(rule.text) and not _tool_mentions(rule.text))
 
 
 # A rule whose object is a bare "one" or "it" ("every command that writes files should have
