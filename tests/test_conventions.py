@@ -880,6 +880,11 @@ def test_a_rule_keeps_the_topic_its_lead_in_names() -> None:
     [rule] = find_rules("nice. oh and about commits: I prefer messages like `cli: add --dry-run "
                         "to ingest`.")
     assert rule.text == "Commits: prefer messages like `cli: add --dry-run to ingest`."
+    # "for <topic> here:" names it too ("a short imperative summary" alone says not of what)
+    [rule] = find_rules("1.56, fine. commit it. and for commit messages here: a short "
+                        "imperative summary, no feat:/fix: prefixes, changesets already write "
+                        "the changelog.")
+    assert rule.text.startswith("Commit messages: a short imperative summary")
 
 
 def test_what_they_do_belongs_with_the_rule_before() -> None:

@@ -3042,11 +3042,14 @@ def _why_after(sentence: str) -> bool:
 
 
 # A lead-in naming what the rule after its colon is about: "oh and about commits: ...".
-_TOPIC_LEAD = re.compile(r"(?:^|(?<![\w'’]))(?:about|regarding|re|as for|on the subject of|"
-                         r"when it comes to)\s+(?:the\s+|our\s+)?"
+_TOPIC_LEAD = re.compile(r"(?:^|(?<![\w'’]))(?:(?:about|regarding|re|as for|on the subject of|"
+                         r"when it comes to)\s+|"
+                         # "for commit messages here:", only with where it holds after it
+                         r"for\s+(?=(?:the\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:here|"
+                         r"in\s+(?:this|the|our)\s+\w+)\s*$))(?:the\s+|our\s+)?"
                          r"(?P<topic>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
                          r"(?:\s+(?:in|for|on)\s+(?:this|the|our)\s+(?:repo|repository|project|"
-                         r"codebase|code base|team|app))?\s*$",
+                         r"codebase|code base|team|app)|\s+here)?\s*$",
                          re.I)
 
 
