@@ -168,14 +168,18 @@ NEW_WORDS = 4  # content words a detail must add to a line the model has, at lea
 NEW_SHARE = 0.3  # ... and this share of its own content words
 
 
+SEEN_CHARS = 120  # of a summary, surely in the line the model has (MEMORY.md cuts the rest)
+
+
 def adds_to(summary: str, detail: str) -> bool:
     """Whether ``detail`` says enough that ``summary`` does not for a line the model already
     has (from MEMORY.md or the briefing) to be worth showing again with it: the user's own
     sentence restating the rule ("also, house rule: prefer named exports ...") is not; the
     why it gives ("I want to see the SQL before anything touches my database") or a gotcha's
-    cause and fix is."""
-    detail = detail.removeprefix(QUOTED)
-    have = {w for w in words(summary.lower()) if len(w) > 2 and w not in STOPWORDS}
+    cause and fix is. Only the summary's first ``SEEN_CHARS`` count as seen: a long line is
+    cut in MEMORY.md."""
+    detail = summary[SEEN_CHARS:] + " " + detail.removeprefix(QUOTED)
+    have = {w for w in words(summary[:SEEN_CHARS].lower()) if len(w) > 2 and w not in STOPWORDS}
     said = {w for w in words(detail.lower()) if len(w) > 2 and w not in STOPWORDS}
     new = said - have
     return len(new) >= NEW_WORDS and len(new) >= NEW_SHARE * len(said)
