@@ -146,6 +146,26 @@ def test_a_known_line_comes_back_once_with_the_detail_it_lacked(env, project) ->
     assert rule.id not in _ask(env, project, "s-1", "are ledger amounts integer cents?")
 
 
+def test_a_line_cut_in_memory_md_comes_back_with_what_was_cut(env, project) -> None:
+    """A long gotcha's MEMORY.md line ends before its fix: a prompt it bears on gets it whole,
+    though its content adds little beyond the summary."""
+    text = ("Tests failed: AssertionError: expected 201 to be 400 // Object.is equality. Fix: "
+            "`src/app/api/signups/route.ts`: added `if (typeof shiftId !== \"string\") { return "
+            "NextResponse.json({ error: \"shiftId is required\" }, { status: 400 }) }`; then it "
+            "passed.")
+    with _store(env, project) as k:
+        gotcha = k.remember(text, type="gotcha")
+        k.build_prompt_index()
+    memdir = (Path(env["HOME"]) / ".claude" / "projects"
+              / project_key(str(project.resolve())) / "memory")
+    memdir.mkdir(parents=True, exist_ok=True)
+    (memdir / "MEMORY.md").write_text(f"# Notes\n- [Gotcha](g.md) — {gotcha.summary[:130]}…\n")
+    _start(env, project, "s-1")
+    shown = _ask(env, project, "s-1", "the signups route returns 201 for a body without "
+                 "shiftId, why?")
+    assert gotcha.id in shown and 'is required" }, { status: 400 }' in shown
+
+
 def test_a_prompt_in_other_words_reaches_the_memory_by_meaning(env, project) -> None:
     with _store(env, project) as k:
         k.remember("Customer records are soft-deleted: set deleted_at, never DELETE the row",
