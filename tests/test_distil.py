@@ -161,6 +161,18 @@ def test_completed_trajectories_are_distilled_into_a_track_record(kk: Kenning,
     assert "checks failed afterwards in 1 of 4 (tests)" in again.content
 
 
+def test_what_a_commit_fixed_gets_no_track_record(kk: Kenning, clock: Clock) -> None:
+    """"Fixed: ... (in `route.ts`)" is what a commit did: sessions that touched its files
+    later say nothing about whether it "held up"."""
+    fix = kk.remember("Fixed: return 400 for signup bodies without shiftId (in "
+                      "`src/app/api/signups/route.ts`)", type="insight",
+                      metadata={"kind": "fix", "extracted": True})
+    for n in range(4):
+        session(kk, f"s{n}", fix.id, clock() + n * DAY, passed=True)
+    kk.consolidate()
+    assert track_records(kk) == []
+
+
 def test_the_briefing_shows_a_rule_not_its_track_record_as_well(kk: Kenning,
                                                                 clock: Clock) -> None:
     """A track record repeats the rule's words: the briefing that lists the rule in force does

@@ -203,6 +203,8 @@ def plan_trajectories(judged: Sequence[Judged], subjects: Mapping[str, Memory],
                 or W.record(subject.type.value, subject.topic) or subject.valid_to is not None):
             continue  # a kept user turn or a session summary is history, not a rule to track;
             # a replaced memory's record would present it as current
+        if subject.metadata.get("kind") == "fix":
+            continue  # what a commit fixed is history: "held up" says nothing about it
         if subject.type is MemoryType.PATTERN and (subject.metadata.get("command")
                                                    or subject.metadata.get("setup")):
             continue  # a project command (or a service a run needs up) is judged by its own
