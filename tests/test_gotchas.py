@@ -1003,3 +1003,21 @@ def test_a_run_that_needed_a_service_up_is_a_setup_step_not_a_gotcha(tmp_path: P
     found = k.extract(t.write(tmp_path / "two.jsonl"), repo=tmp_path, apply=True)
     assert not [c for c in found["candidates"] if c["kind"] in ("setup", "gotcha")]
     assert len([m for m in k.list(limit=None) if m.topic != "conversation"]) <= before
+
+
+def test_the_cause_is_the_sentence_that_names_the_failures_error() -> None:
+    """"... refuses to guess which occurrence is which (AmbiguousTimeError)" is why this test
+    failed, in words no causal cue marks; a later "doesn't exist" is about something else."""
+    t = TranscriptWriter(cwd=CWD)
+    t.bash("python -m pytest -q", "FAILED tests/test_transform.py::test_fall_back_hour - "
+           "pytz.exceptions.AmbiguousTimeError: Cannot infer dst time from 2023-11-05 01:30:00"
+           "\n1 failed, 9 passed in 0.61s", ok=False)
+    t.say("That's the fall-back night: 01:00-01:59 happens twice in Boston, and tz_localize "
+          "refuses to guess which occurrence is which (AmbiguousTimeError). The spring-forward "
+          "gap is the mirror image (02:xx doesn't exist), which nonexistent='shift_forward' "
+          "handles.")
+    t.edit(f"{CWD}/src/tidepool/transform.py", "tz_localize(zone)",
+           "tz_localize(zone, ambiguous='infer')")
+    t.bash("python -m pytest -q", "10 passed in 0.58s")
+    [gotcha] = failed_then_passed(parsed(t))
+    assert gotcha.extra["cause"].startswith("That's the fall-back night")

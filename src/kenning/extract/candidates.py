@@ -496,10 +496,10 @@ def _gotcha(t: Transcript, failed: ToolCall, passed: ToolCall,
     # the passing run): after the edit it talks about the fix, not the failure.
     until = edits[0].line if edits else passed.line
     texts = [e for e in t.assistant_texts if failed.line < e.line < until]
-    cause = explanation([e.text for e in texts])
+    cause = explanation([e.text for e in texts], kind=failure.kind)
     if cause is None and edits:
         texts = [e for e in t.assistant_texts if failed.line < e.line < passed.line]
-        cause = explanation([e.text for e in texts])
+        cause = explanation([e.text for e in texts], kind=failure.kind)
     if cause:
         # what the fix put in, as the assistant explained it, when the cause left it out
         taken, put = edited_code(edits, whole=False)

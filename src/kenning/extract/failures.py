@@ -305,13 +305,21 @@ def sentences(texts: list[str]) -> list[str]:
     return out
 
 
-def explanation(texts: list[str], limit: int = MAX_CAUSE) -> str | None:
+# Error kinds too common to tell which sentence is about this failure.
+_GENERIC_KINDS = frozenset({"FAIL", "failed", "error", "exit", "panic", "build", "AssertionError",
+                            "Error", "Exception", "TypeError", "ValueError", "RuntimeError"})
+
+
+def explanation(texts: list[str], limit: int = MAX_CAUSE, kind: str = "") -> str | None:
     """The first one or two sentences of ``texts`` (the assistant's words after a failure)
     that say why it failed, without lead-ins ("The problem is that"), cut to ``limit``;
-    None when it only announced what it would do next."""
+    None when it only announced what it would do next. A sentence naming the failure's own
+    ``kind`` (its exception class or error code: "... (AmbiguousTimeError)") is about it,
+    whatever words it uses."""
     said = [s for s in sentences(texts) if not _FILLER.match(s) and not _ACK.match(s)]
     said = [s for s in said if _CAUSAL.search(s) or not _RESTATE.match(s)]
-    start = next((i for i, s in enumerate(said) if _CAUSAL.search(s)), None)
+    start = next((i for i, s in enumerate(said) if _CAUSAL.search(s)
+                  or (len(kind) >= 5 and kind not in _GENERIC_KINDS and kind in s)), None)
     if start is None:
         start = next((i for i, s in enumerate(said) if len(s) >= 20), None)
     if start is None:
