@@ -263,7 +263,9 @@ def test_what_a_killed_session_changed_reaches_the_next_conversations_first_prom
     [new] = [ln for ln in first.splitlines() if "bun instead of pnpm" in ln]
     assert new.startswith("- [preference] ")
     [old] = [ln for ln in first.splitlines() if "Use pnpm for installing packages" in ln]
-    assert old.startswith("- no longer current: ")
+    assert old.startswith("- no longer current: ")  # first: what the briefing got wrong
+    assert first.splitlines().index(old) < first.splitlines().index(new)
+    assert old.endswith(f"; replaced by {new.rsplit('(id ', 1)[1]}")
     assert "since this conversation's briefing" not in prompt("and the footer dark mode?")
     # a session whose start had nothing left to learn gets no such update
     hook("SessionStart", payload("SessionStart", project, session_id="third",

@@ -668,8 +668,8 @@ class SessionService:
                        max_chars: int = UPDATE_CHARS) -> tuple[str, list[str]]:
         """What changed after a session's briefing was made at ``since_ms``, when an earlier
         session that never ended was learned from only then (its end ran detached, after the
-        briefing): the memories made since (the rules in force first, then by confidence), and
-        those among ``shown_ids`` (what the briefing and MEMORY.md showed) that no longer hold.
+        briefing): those among ``shown_ids`` (what the briefing and MEMORY.md showed) that no
+        longer hold, then the memories made since (the rules in force first, then by confidence).
         The text to put in front of the model, whole lines within ``max_chars`` ("" when
         nothing changed), and the ids it shows."""
         now = self.clock()
@@ -682,10 +682,12 @@ class SessionService:
                 and m.type is not MemoryType.CHECKPOINT and not record(m.type.value, m.topic)
                 and not is_track_record(m) and m.outcome is not OutcomeStatus.FAILED]
         made.sort(key=lambda m: (m.type not in _STANDING, -m.confidence, -m.created_at))
-        lines = [(f"- [{m.type.value}] {_briefed(m)} (id {m.id})", m.id)
-                 for m in made[:UPDATE_NEW]]
-        lines += [(f"- no longer current: {m.summary} (id {m.id})", m.id)
-                  for m in sorted(ended, key=lambda m: -m.confidence)]
+        # what must not be followed any more first: it is what the briefing got wrong
+        lines = [(f"- no longer current: {m.summary} (id {m.id}"
+                  + (f"; replaced by {m.superseded_by})" if m.superseded_by else ")"), m.id)
+                 for m in sorted(ended, key=lambda m: -m.confidence)]
+        lines += [(f"- [{m.type.value}] {_briefed(m)} (id {m.id})", m.id)
+                  for m in made[:UPDATE_NEW]]
         head = ("Kenning memory, since this conversation's briefing: an earlier session that "
                 "ended without its wrap-up has been learned from.\n")
         text, ids = head, []
