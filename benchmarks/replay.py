@@ -208,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
           + f"); also-true lessons kept {fmt(k.get('also_recall'))}")
     print("changes handled (successor seen, old not shown as current): " + ", ".join(
         f"{n} {fmt(result['systems'][n].get('changes_current'))}" for n in SYSTEMS))
+    print("units shown that carry no annotated lesson: " + ", ".join(
+        f"{n} {fmt(result['systems'][n].get('shown_carrying_nothing'))}" for n in SYSTEMS))
     print(f"hook errors {k.get('hook_errors', 0)}, timeouts {k.get('hook_timeouts', 0)}; "
           f"{len(stories)} stories, {sessions} sessions, {k['probes']} probes; "
           f"{result['run']['seconds']:.0f} s; JSON: {out}")

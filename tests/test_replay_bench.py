@@ -147,6 +147,18 @@ def test_duplicates_ignore_ids_and_markup_and_count_near_copies() -> None:
     assert (again, total) == (3, 4)  # "short one" is too short to count
 
 
+def test_shown_carrying_nothing_counts_what_no_annotation_backs() -> None:
+    """Of what the model reads, the share no lesson (probed or also-true) backs; headings,
+    lines introducing a list and very short units are framing, not counted."""
+    s = story()
+    run = view(["Kenning memory briefing (details: MCP tools): Rules in force for this project:",
+                "- Always format with black"],
+               ["## Preferences", "- Always happy to help with anything you need"],
+               [probe_view(["- format code with ruff", "(+2 more: `recall`)", "- short one"])])
+    assert scoring.shown_nothing(s, run) == (1, 3)
+    assert scoring.score_story(s, run)["shown_carrying_nothing"] == round(1 / 3, 4)
+
+
 def test_capture_precision_and_recall() -> None:
     fig = scoring.capture(story(), {"a": "format with black", "b": "Always happy to help.",
                                     "c": "uv run pytest -q passed"})

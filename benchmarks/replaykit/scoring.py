@@ -26,6 +26,8 @@ Figures (each per story and overall; overall figures pool the stories' items):
   needs and not the stale lesson as current (a change handled right);
 - ``duplicate_share``: units the model sees more than once in a session (same text after
   dropping ids and markup, or 80 % of the same words) / all units of four words or more;
+- ``shown_carrying_nothing``: units the model sees (four words or more, not a heading or a line
+  introducing a list) that carry no annotated lesson, probed or also-true / all of them;
 - ``tokens_per_prompt``: characters of per-prompt context / 4 (a rough token count), mean over
   prompts; ``session_tokens``: SessionStart context + MEMORY.md per session, / 4.
 """
@@ -254,6 +256,28 @@ def duplicates(run: SystemRun) -> tuple[int, int]:
     return again, total
 
 
+# A unit that only frames others: a heading, a line introducing a list ("Rules in force for this
+# project:"), the note that more matches exist.
+_FRAMING = re.compile(r"^#|:$|^\(\+\d+ more\b")
+
+
+def shown_nothing(story: Story, run: SystemRun) -> tuple[int, int]:
+    """(units shown that carry no annotated lesson, probed or also-true; units shown) over every
+    conversation: what the model reads that no annotation says is worth its while. Framing
+    lines and units under four words are not counted."""
+    lessons = [*story.lessons, *story.also]
+    nothing = shown = 0
+    for view in run.sessions:
+        for epoch in view.epochs:
+            for unit in [*epoch.start_units, *epoch.memory_units,
+                         *(u for p in epoch.prompts for u in p.units)]:
+                if len(unit.split()) < DUP_MIN_WORDS or _FRAMING.search(unit.strip()):
+                    continue
+                shown += 1
+                nothing += not any(le.found_in(unit) for le in lessons)
+    return nothing, shown
+
+
 # Confidence is kept within these bounds (the lifecycle's cap and floor): a memory already at
 # the cap that a session confirms cannot rise, one at the floor that a session refutes cannot
 # fall, and both were judged the right way.
@@ -288,6 +312,7 @@ def score_story(story: Story, run: SystemRun) -> dict[str, Any]:
     prompts = [p for v in run.sessions for e in v.epochs for p in e.prompts]
     epochs = [e for v in run.sessions for e in v.epochs]
     dup_again, dup_total = duplicates(run)
+    empty, shown = shown_nothing(story, run)
     out: dict[str, Any] = {
         "sessions": len(run.sessions), "prompts": len(prompts), "probes": len(probes),
         "delivery_recall": _ratio(sum(len(p["found"]) / len(p["needs"]) for p in probes),
@@ -296,6 +321,7 @@ def score_story(story: Story, run: SystemRun) -> dict[str, Any]:
         "stale_shown_pairs": sum(len(p["stale_shown"]) for p in probes),
         "changes_current_pairs": sum(len(p["changes_current"]) for p in probes),
         "duplicate_units": dup_again, "units": dup_total,
+        "shown_nothing_units": empty, "shown_units": shown,
         "prompt_chars": sum(p.context_chars for p in prompts),
         "session_chars": sum(e.start_chars + e.memory_chars for e in epochs),
         "sessions_with_context": len(epochs),
@@ -303,6 +329,7 @@ def score_story(story: Story, run: SystemRun) -> dict[str, Any]:
     }
     out["stale_shown"] = _ratio(out["stale_shown_pairs"], out["stale_pairs"])
     out["duplicate_share"] = _ratio(dup_again, dup_total)
+    out["shown_carrying_nothing"] = _ratio(empty, shown)
     out["tokens_per_prompt"] = _ratio(out["prompt_chars"] / 4, len(prompts))
     if run.stored is not None:
         cap = capture(story, run.stored, run.stored_kinds)
@@ -334,6 +361,7 @@ def overall(per_story: list[dict[str, Any]], runs: list[SystemRun],
         "stale_shown": _ratio(total("stale_shown_pairs"), total("stale_pairs")),
         "changes_current": _ratio(total("changes_current_pairs"), total("stale_pairs")),
         "duplicate_share": _ratio(total("duplicate_units"), total("units")),
+        "shown_carrying_nothing": _ratio(total("shown_nothing_units"), total("shown_units")),
         "tokens_per_prompt": _ratio(total("prompt_chars") / 4, prompts),
         "session_tokens": _ratio(total("session_chars") / 4, total("sessions_with_context")),
     }

@@ -688,8 +688,8 @@ class SessionService:
                  for m in sorted(ended, key=lambda m: -m.confidence)]
         lines += [(f"- [{m.type.value}] {_briefed(m)} (id {m.id})", m.id)
                   for m in made[:UPDATE_NEW]]
-        head = ("Kenning memory, since this conversation's briefing: an earlier session that "
-                "ended without its wrap-up has been learned from.\n")
+        head = ("Kenning memory, since this conversation's briefing (an earlier session that "
+                "ended without its wrap-up has been learned from):\n")
         text, ids = head, []
         for line, mid in lines:
             if len(text) + len(line) + 1 <= max_chars:
