@@ -129,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true",
                         help="keep each story's scratch HOME and project (path printed)")
     parser.add_argument("--out", type=Path, help="JSON output path")
+    parser.add_argument("--shown", type=Path,
+                        help="also write every unit put in front of the model, per story, "
+                             "with the lessons it carries (JSON), to read what the model reads")
     args = parser.parse_args(argv)
     stories = select(all_stories(), args.quick, args.stories.split(",") if args.stories else None,
                      args.noise)
@@ -186,6 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     }
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1, sort_keys=False) + "\n")
+    if args.shown:
+        args.shown.parent.mkdir(parents=True, exist_ok=True)
+        args.shown.write_text(json.dumps(
+            {s.id: scoring.shown_lines(s, runs["kenning"][s.id]) for s in stories},
+            indent=1) + "\n")
 
     print(table(result["systems"]))
     k = result["systems"]["kenning"]

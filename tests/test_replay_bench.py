@@ -152,11 +152,16 @@ def test_shown_carrying_nothing_counts_what_no_annotation_backs() -> None:
     lines introducing a list and very short units are framing, not counted."""
     s = story()
     run = view(["Kenning memory briefing (details: MCP tools): Rules in force for this project:",
-                "- Always format with black"],
+                "- Always format with black (id 01KJPX) Key memories for this project:"],
                ["## Preferences", "- Always happy to help with anything you need"],
                [probe_view(["- format code with ruff", "(+2 more: `recall`)", "- short one"])])
     assert scoring.shown_nothing(s, run) == (1, 3)
     assert scoring.score_story(s, run)["shown_carrying_nothing"] == round(1 / 3, 4)
+    lines = scoring.shown_lines(s, run)  # what `replay.py --shown` writes
+    assert [(ln["channel"], ln["framing"]) for ln in lines] == [
+        ("start", True), ("start", False), ("memory", True), ("memory", False),
+        ("prompt 1", False), ("prompt 1", True), ("prompt 1", True)]
+    assert lines[1]["lessons"] == [BLACK.id] and lines[3]["lessons"] == lines[3]["also"] == []
 
 
 def test_capture_precision_and_recall() -> None:

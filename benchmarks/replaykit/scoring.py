@@ -257,25 +257,40 @@ def duplicates(run: SystemRun) -> tuple[int, int]:
 
 
 # A unit that only frames others: a heading, a line introducing a list ("Rules in force for this
-# project:"), the note that more matches exist.
-_FRAMING = re.compile(r"^#|:$|^\(\+\d+ more\b")
+# project:"; not an item that a section title after it was joined to), the note that more
+# matches exist.
+_FRAMING = re.compile(r"^#|^(?![-*•>|\[]|\d+[.)]\s).*:$|^\(\+\d+ more\b")
+
+
+def shown_lines(story: Story, run: SystemRun) -> list[dict[str, Any]]:
+    """Every unit put in front of the model, in order: its session, channel (``start``,
+    ``memory``, or ``prompt`` with that prompt's number in the conversation), text, the probed
+    and also-true lessons it carries, and whether it only frames others (a heading, a line
+    introducing a list, a unit under four words). What ``replay.py --shown`` writes, to read
+    what the model reads."""
+    out: list[dict[str, Any]] = []
+    for view in run.sessions:
+        for epoch in view.epochs:
+            units = [("start", u) for u in epoch.start_units]
+            units += [("memory", u) for u in epoch.memory_units]
+            units += [(f"prompt {n}", u) for n, p in enumerate(epoch.prompts, start=1)
+                      for u in p.units]
+            for channel, unit in units:
+                out.append({
+                    "session": view.index, "channel": channel, "text": unit,
+                    "lessons": [le.id for le in story.lessons if le.found_in(unit)],
+                    "also": [le.id for le in story.also if le.found_in(unit)],
+                    "framing": len(unit.split()) < DUP_MIN_WORDS
+                    or bool(_FRAMING.search(unit.strip()))})
+    return out
 
 
 def shown_nothing(story: Story, run: SystemRun) -> tuple[int, int]:
     """(units shown that carry no annotated lesson, probed or also-true; units shown) over every
     conversation: what the model reads that no annotation says is worth its while. Framing
     lines and units under four words are not counted."""
-    lessons = [*story.lessons, *story.also]
-    nothing = shown = 0
-    for view in run.sessions:
-        for epoch in view.epochs:
-            for unit in [*epoch.start_units, *epoch.memory_units,
-                         *(u for p in epoch.prompts for u in p.units)]:
-                if len(unit.split()) < DUP_MIN_WORDS or _FRAMING.search(unit.strip()):
-                    continue
-                shown += 1
-                nothing += not any(le.found_in(unit) for le in lessons)
-    return nothing, shown
+    lines = [ln for ln in shown_lines(story, run) if not ln["framing"]]
+    return sum(1 for ln in lines if not ln["lessons"] and not ln["also"]), len(lines)
 
 
 # Confidence is kept within these bounds (the lifecycle's cap and floor): a memory already at
