@@ -182,6 +182,30 @@ def test_a_stated_move_to_another_tool_retires_the_old_tools_command(env, projec
         assert by["npx tsc --noEmit --strict"].current_at(k.clock())
 
 
+def _killed_session(env: dict[str, str], project: Path, said: str, command: str,
+                    shown: str | None = None) -> None:
+    """A session whose client was killed 3 hours ago: its transcript (the user said ``said``)
+    and what its hooks journalled (its start, the memory ``shown`` at the start if any, and
+    ``command`` run), but no SessionEnd."""
+    t = TranscriptWriter(cwd=str(project), session="crashed")
+    t.user(said)
+    t.say("On it.")
+    crashed = t.write(project / "crashed.jsonl")
+    hours_ago = int(__import__("time").time() * 1000) - 3 * 3_600_000
+    events: list[dict] = [
+        {"id": "c-start", "session_id": "crashed", "at_ms": hours_ago, "kind": "start",
+         "data": {"source": "startup", "transcript": str(crashed)}},
+        {"id": "c-tool", "session_id": "crashed", "at_ms": hours_ago + 60_000,
+         "kind": "tool", "data": {"tool": "Bash", "cmd": command, "ok": True}}]
+    if shown is not None:
+        events.append({"id": "c-shown", "session_id": "crashed", "at_ms": hours_ago,
+                       "kind": "injected",
+                       "data": {"memories": [{"id": shown}], "channel": "start"}})
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        k.record_events(events)
+
+
 def test_a_session_the_client_never_ended_is_still_learned_from(env, project) -> None:
     """A session whose client was killed (no SessionEnd) is ended by a later session's start,
     in the background: the rule its user stated is captured, and it is ended only once. The
@@ -189,22 +213,10 @@ def test_a_session_the_client_never_ended_is_still_learned_from(env, project) ->
     active."""
     from tests.sessionend import wait_for_session_ends
 
-    t = TranscriptWriter(cwd=str(project), session="crashed")
-    t.user(FIRST)
-    t.say("On it.")
-    crashed = t.write(project / "crashed.jsonl")
-    hours_ago = int(__import__("time").time() * 1000) - 3 * 3_600_000
     with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
                  embedder=None) as k:
         shown = k.remember("The lockfile is committed", type="context")
-        k.record_events([  # as its SessionStart and first prompt journalled them, 3 hours ago
-            {"id": "c-start", "session_id": "crashed", "at_ms": hours_ago, "kind": "start",
-             "data": {"source": "startup", "transcript": str(crashed)}},
-            {"id": "c-shown", "session_id": "crashed", "at_ms": hours_ago, "kind": "injected",
-             "data": {"memories": [{"id": shown.id}], "channel": "start"}},
-            {"id": "c-tool", "session_id": "crashed", "at_ms": hours_ago + 60_000,
-             "kind": "tool", "data": {"tool": "Bash", "cmd": "pnpm install", "ok": True}},
-        ])
+    _killed_session(env, project, FIRST, "pnpm install", shown=shown.id)
     assert _lessons(env, project) == []
 
     start = hook("SessionStart", payload("SessionStart", project, session_id="next",
@@ -232,19 +244,7 @@ def test_what_a_killed_session_changed_reaches_the_next_conversations_first_prom
     from tests.sessionend import wait_for_session_ends
 
     _end(env, project, "s-1", FIRST)
-    t = TranscriptWriter(cwd=str(project), session="crashed")
-    t.user(LATER)
-    t.say("On it.")
-    crashed = t.write(project / "crashed.jsonl")
-    hours_ago = int(__import__("time").time() * 1000) - 3 * 3_600_000
-    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
-                 embedder=None) as k:
-        k.record_events([
-            {"id": "c-start", "session_id": "crashed", "at_ms": hours_ago, "kind": "start",
-             "data": {"source": "startup", "transcript": str(crashed)}},
-            {"id": "c-tool", "session_id": "crashed", "at_ms": hours_ago + 60_000,
-             "kind": "tool", "data": {"tool": "Bash", "cmd": "bun install", "ok": True}},
-        ])
+    _killed_session(env, project, LATER, "bun install")
     start = hook("SessionStart", payload("SessionStart", project, session_id="next",
                                          source="startup"), env)
     assert start.returncode == 0 and not start.stderr, start.stderr
