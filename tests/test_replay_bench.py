@@ -19,11 +19,13 @@ from replaykit.noise import with_noise  # noqa: E402
 from replaykit.stories import all_stories  # noqa: E402
 from replaykit.story import (  # noqa: E402
     Bash,
+    Commit,
     Compact,
     Edit,
     Note,
     Probe,
     Project,
+    Read,
     Say,
     Session,
     Story,
@@ -31,6 +33,7 @@ from replaykit.story import (  # noqa: E402
     User,
     Write,
     lesson,
+    load_package,
     validate,
 )
 from replaykit.transcript import SessionWriter, structured_patch  # noqa: E402
@@ -228,6 +231,68 @@ def test_story_checks_catch_annotation_mistakes() -> None:
                   Session(day=5, events=(Probe("tidy", needs=(BLACK.id,)),)))
     with pytest.raises(ValueError, match="stale by then"):
         validate(story(sessions=stale_need))
+
+
+def test_story_checks_play_the_file_events_as_the_replay_does() -> None:
+    def with_events(*events: object) -> Story:
+        return story(sessions=(Session(day=0, events=(
+            User("hi! going forward please format with black", states=BLACK.id), *events)),),
+            lessons=(BLACK,))
+
+    validate(with_events(Edit("app.py", "hi", "hello"), Commit("Say hello")))
+    with pytest.raises(ValueError, match="old text not found"):
+        validate(with_events(Edit("app.py", "hello", "bye")))
+    with pytest.raises(ValueError, match="does not exist"):
+        validate(with_events(Read("src/missing.py")))
+    with pytest.raises(ValueError, match="nothing changed"):
+        validate(with_events(Commit("Empty")))
+    # A file written earlier in the story can be edited later.
+    validate(with_events(Write("lib.py", "x = 1\n"), Edit("lib.py", "x = 1", "x = 2")))
+
+
+def test_a_story_module_package_loads_every_story_and_refuses_duplicate_ids(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pkg = tmp_path / "somestories"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    body = (
+        "from replaykit.story import Project, Session, Story, User, lesson\n"
+        "P = Project('p', 'ruby', {'Gemfile': 'source \\'x\\'\\n'})\n"
+        "L = lesson('l', 'convention', 'Use rspec', 'rspec')\n"
+        "S = (Session(day=0, events=(User('we use rspec', states='l'),)),)\n"
+        "STORIES = [Story(id=SID, title='t', project=P, lessons=(L,), sources=('a/b',),\n"
+        "                 sessions=S)]\n")
+    (pkg / "a.py").write_text(body.replace("SID", "'s-one'"))
+    (pkg / "b.py").write_text(body.replace("SID", "'s-two'"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    stories = load_package("somestories", [str(pkg)])
+    assert [s.id for s in stories] == ["s-one", "s-two"]
+    assert stories[0].sources == ("a/b",) and stories[0].project.language == "ruby"
+    (pkg / "b.py").write_text(body.replace("SID", "'s-one'"))
+    for name in ("somestories.a", "somestories.b"):
+        sys.modules.pop(name, None)
+    with pytest.raises(ValueError, match="duplicate story ids: s-one"):
+        load_package("somestories", [str(pkg)])
+
+
+def test_the_held_out_table_puts_held_out_first_with_the_gap() -> None:
+    import replay
+
+    def result(delivery: float) -> dict[str, object]:
+        return {"systems": {name: {"delivery_recall": delivery, "stale_shown": None}
+                            for name in replay.SYSTEMS}}
+
+    heldout, dev = result(0.5), result(0.75)
+    gap = replay.gaps(heldout, dev)
+    assert gap["kenning"]["delivery_recall"] == -0.25
+    assert gap["bm25"]["stale_shown"] is None
+    text = replay.gap_tables(heldout, dev)
+    head = [cell.strip() for cell in text.splitlines()[0].split("|")[1:5]]
+    assert head == ["kenning", "held-out", "dev", "gap"]
+    row = next(line for line in text.splitlines() if line.startswith("| delivery_recall"))
+    assert [cell.strip() for cell in row.split("|")[1:5]] == [
+        "delivery_recall", "0.500", "0.750", "-0.250"]
+    assert sum(line.startswith("| recency ") for line in text.splitlines()) == 1
 
 
 def test_the_shipped_stories_are_valid_and_large_enough() -> None:

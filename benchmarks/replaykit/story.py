@@ -29,11 +29,15 @@ regular expression instead.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-LANGUAGES = ("python", "typescript", "go", "rust")
+LANGUAGES = ("python", "typescript", "javascript", "go", "rust", "ruby", "java", "kotlin",
+             "php", "elixir", "csharp", "swift", "dart", "c", "cpp", "scala", "shell")
 LESSON_KINDS = ("convention", "decision", "gotcha", "fact", "command", "preference")
 DIRECTIONS = ("up", "down", "not_down", "not_up")
 
@@ -216,7 +220,9 @@ class Project:
 
 @dataclass(frozen=True)
 class Story:
-    """A multi-session story in one project."""
+    """A multi-session story in one project. ``sources`` names the public material its user
+    turns were taken from (``owner/repo`` of a public repository, or a page's address): the
+    held-out set is split from the dev set by source, so no source feeds both."""
 
     id: str
     title: str
@@ -225,10 +231,12 @@ class Story:
     sessions: tuple[Session, ...]
     hand_written: bool = True
     also: tuple[Lesson, ...] = ()
+    sources: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lessons", tuple(self.lessons))
         object.__setattr__(self, "also", tuple(self.also))
+        object.__setattr__(self, "sources", tuple(self.sources))
         object.__setattr__(self, "sessions", tuple(self.sessions))
 
     @cached_property
@@ -345,6 +353,7 @@ def validate(story: Story) -> None:
         for lid in s.judge:
             if stated.get(lid, i + 1) > i:
                 raise ValueError(f"{where}: session {i} judges {lid!r} before it is stated")
+    _check_files(story, where)
     for le in story.lessons:
         if le.id not in stated:
             raise ValueError(f"{where}: lesson {le.id!r} is never stated")
@@ -358,6 +367,29 @@ def validate(story: Story) -> None:
                 if not story.by_id[lid].found_in(event_text(ev)):
                     raise ValueError(f"{where}: session {i} states {lid!r} but its match "
                                      f"groups are not all in that event's text")
+
+
+def _check_files(story: Story, where: str) -> None:
+    """Play the story's file events on its project's files, as the replay does: an Edit or a Read
+    needs its file, an Edit its old text, and a Commit something changed since the last one."""
+    files = dict(story.project.files)
+    dirty = False
+    for i, s in enumerate(story.sessions):
+        for ev in s.events:
+            if isinstance(ev, (Edit, Read)) and ev.path not in files:
+                raise ValueError(f"{where}: session {i} uses {ev.path!r}, which does not exist")
+            if isinstance(ev, Edit):
+                if ev.old not in files[ev.path]:
+                    raise ValueError(f"{where}: session {i} edits {ev.path!r}, old text not found")
+                files[ev.path] = files[ev.path].replace(ev.old, ev.new, 1)
+                dirty = dirty or ev.old != ev.new
+            elif isinstance(ev, Write):
+                dirty = dirty or files.get(ev.path) != ev.content
+                files[ev.path] = ev.content
+            elif isinstance(ev, Commit):
+                if not dirty:
+                    raise ValueError(f"{where}: session {i} commits with nothing changed")
+                dirty = False
 
 
 def event_text(ev: Event | Note) -> str:
@@ -377,3 +409,19 @@ def event_text(ev: Event | Note) -> str:
     if isinstance(ev, Subagent):
         return ev.report
     return str(getattr(ev, "text", ""))
+
+
+def load_package(name: str, path: Iterable[str]) -> list[Story]:
+    """Every story listed in ``STORIES`` by the modules of package ``name`` (found on ``path``),
+    validated, in module then story order; duplicate ids are an error."""
+    out: list[Story] = []
+    for info in sorted(pkgutil.iter_modules(list(path)), key=lambda m: m.name):
+        module = importlib.import_module(f"{name}.{info.name}")
+        for story in getattr(module, "STORIES", ()):
+            validate(story)
+            out.append(story)
+    ids = [s.id for s in out]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise ValueError(f"duplicate story ids: {', '.join(dupes)}")
+    return out
