@@ -30,6 +30,7 @@ sys.path.insert(0, str(HERE))
 
 from benchkit import load_average, machine_info  # noqa: E402
 from replaykit import baselines, scoring  # noqa: E402
+from replaykit.heldout import all_stories as heldout_stories  # noqa: E402
 from replaykit.noise import with_noise  # noqa: E402
 from replaykit.runner import StoryReplay, kenning_snapshot  # noqa: E402
 from replaykit.stories import all_stories  # noqa: E402
@@ -41,17 +42,20 @@ START_MS = int(datetime(2026, 3, 2, tzinfo=UTC).timestamp() * 1000)
 SYSTEMS = ("kenning", *baselines.BASELINES)
 COLUMNS = ("capture_precision", "capture_recall", "learning", "delivery_recall",
            "stale_shown", "duplicate_share", "tokens_per_prompt", "session_tokens")
+# The figures compared between the held-out and the dev set.
+GAP_COLUMNS = ("delivery_recall", "stale_shown", "changes_current", "capture_precision",
+               "capture_precision_with_also", "capture_recall", "learning",
+               "shown_carrying_nothing", "duplicate_share", "tokens_per_prompt",
+               "session_tokens")
 QUICK_EVERY = 5  # --quick replays every fifth story
 DEFAULT_NOISE = 3
 
 
 def select(stories: list[Story], quick: bool, only: list[str] | None, noise: int
            ) -> list[Story]:
+    """The stories to replay from one set (every fifth with ``quick``; ``only`` those ids),
+    each with its filler sessions."""
     if only:
-        known = {s.id for s in stories}
-        missing = [i for i in only if i not in known]
-        if missing:
-            raise SystemExit(f"replay: unknown story id(s): {', '.join(missing)}")
         stories = [s for s in stories if s.id in only]
     elif quick:
         stories = stories[::QUICK_EVERY]
@@ -117,28 +121,12 @@ def table(systems: dict[str, dict[str, Any]]) -> str:
                       *map(line, rows)])
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="every fifth story only")
-    parser.add_argument("--stories", help="comma-separated story ids (overrides --quick)")
-    parser.add_argument("--noise", type=int, default=DEFAULT_NOISE,
-                        help=f"filler sessions added to each story (default {DEFAULT_NOISE})")
-    parser.add_argument("--jobs", type=int, default=1,
-                        help="stories replayed at once (hook latencies are only comparable "
-                             "between runs with the same value; default 1)")
-    parser.add_argument("--keep", action="store_true",
-                        help="keep each story's scratch HOME and project (path printed)")
-    parser.add_argument("--out", type=Path, help="JSON output path")
-    parser.add_argument("--shown", type=Path,
-                        help="also write every unit put in front of the model, per story, "
-                             "with the lessons it carries (JSON), to read what the model reads")
-    args = parser.parse_args(argv)
-    stories = select(all_stories(), args.quick, args.stories.split(",") if args.stories else None,
-                     args.noise)
-    out = args.out or RESULTS / ("replay-quick.json" if args.quick else "replay.json")
-    kenning_bin()
+def replay_set(stories: list[Story], args: argparse.Namespace, label: str
+               ) -> tuple[dict[str, Any], dict[str, dict[str, scoring.SystemRun]]]:
+    """Replay ``stories`` through Kenning, build every baseline, score them all: the result
+    JSON of one story set (``label`` names it in the progress lines)."""
     sessions = sum(len(s.sessions) for s in stories)
-    print(f"replaying {len(stories)} stories, {sessions} sessions", file=sys.stderr)
+    print(f"{label}: replaying {len(stories)} stories, {sessions} sessions", file=sys.stderr)
     load_before = load_average()
     began = time.perf_counter()
     root = tempfile.mkdtemp(prefix="kenning-replay-")
@@ -151,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
                 sid, data, took = future.result()
                 runs["kenning"][sid] = from_json(data)
                 seconds[sid] = round(took, 1)
-                print(f"[{n}/{len(stories)}] {sid}: {took:.1f} s", file=sys.stderr)
+                print(f"[{label} {n}/{len(stories)}] {sid}: {took:.1f} s", file=sys.stderr)
     finally:
         if args.keep:
             print(f"scratch projects kept in {root}", file=sys.stderr)
@@ -179,22 +167,52 @@ def main(argv: list[str] | None = None) -> int:
     result["kenning_hook_errors"] = {
         sid: run.hook_errors[:20] for sid, run in runs["kenning"].items() if run.hook_errors}
     result["run"] = {
-        "quick": args.quick, "noise_per_story": args.noise, "jobs": args.jobs,
+        "set": label, "quick": args.quick, "noise_per_story": args.noise, "jobs": args.jobs,
         "stories": len(stories), "sessions": sessions,
         "hand_written_sessions": sum(1 for s in stories for x in s.sessions if not x.generated),
+        "sources": sorted({src for s in stories for src in s.sources}),
         "seconds": round(time.perf_counter() - began, 1), "seconds_per_story": seconds,
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "load_before": load_before, "load_after": load_average(), "machine": machine_info(),
         "tokens": "characters / 4",
     }
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=1, sort_keys=False) + "\n")
-    if args.shown:
-        args.shown.parent.mkdir(parents=True, exist_ok=True)
-        args.shown.write_text(json.dumps(
-            {s.id: scoring.shown_lines(s, runs["kenning"][s.id]) for s in stories},
-            indent=1) + "\n")
+    return result, runs
 
+
+def gaps(heldout: dict[str, Any], dev: dict[str, Any]) -> dict[str, dict[str, float | None]]:
+    """Held-out minus dev, per system and figure (``None`` where either side has no value)."""
+    out: dict[str, dict[str, float | None]] = {}
+    for name in SYSTEMS:
+        h, d = heldout["systems"][name], dev["systems"][name]
+        out[name] = {c: (round(h[c] - d[c], 3) if isinstance(h.get(c), int | float)
+                         and isinstance(d.get(c), int | float) else None)
+                     for c in GAP_COLUMNS}
+    return out
+
+
+def gap_tables(heldout: dict[str, Any], dev: dict[str, Any]) -> str:
+    """One table per system: each figure on the held-out set first, on the dev set beside it,
+    and the gap (held-out minus dev)."""
+    gap = gaps(heldout, dev)
+    blocks = []
+    for name in SYSTEMS:
+        head = [name, "held-out", "dev", "gap"]
+        rows = [[c, fmt(heldout["systems"][name].get(c)), fmt(dev["systems"][name].get(c)),
+                 "-" if gap[name][c] is None else f"{gap[name][c]:+.3f}"]
+                for c in GAP_COLUMNS]
+        widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+
+        def line(cells: list[str], widths: list[int] = widths) -> str:
+            return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) \
+                + " |"
+
+        blocks.append("\n".join([line(head), "|" + "|".join("-" * (w + 2) for w in widths)
+                                  + "|", *map(line, rows)]))
+    return "\n\n".join(blocks)
+
+
+def report(result: dict[str, Any], out: Path) -> None:
+    """The table of every system on one story set, and Kenning's details, as printed lines."""
     print(table(result["systems"]))
     k = result["systems"]["kenning"]
     print("\nkenning hook medians (ms): " + ", ".join(
@@ -218,9 +236,83 @@ def main(argv: list[str] | None = None) -> int:
         f"{n} {fmt(result['systems'][n].get('changes_current'))}" for n in SYSTEMS))
     print("units shown that carry no annotated lesson: " + ", ".join(
         f"{n} {fmt(result['systems'][n].get('shown_carrying_nothing'))}" for n in SYSTEMS))
+    run = result["run"]
     print(f"hook errors {k.get('hook_errors', 0)}, timeouts {k.get('hook_timeouts', 0)}; "
-          f"{len(stories)} stories, {sessions} sessions, {k['probes']} probes; "
-          f"{result['run']['seconds']:.0f} s; JSON: {out}")
+          f"{run['stories']} stories, {run['sessions']} sessions, {k['probes']} probes; "
+          f"{run['seconds']:.0f} s; JSON: {out}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--heldout", action="store_true",
+                        help="the held-out stories and the dev stories in one run, held-out "
+                             "first, with the gap of every figure (results/replay-heldout.json)")
+    parser.add_argument("--heldout-only", action="store_true",
+                        help="the held-out stories alone (a crash check; quote figures from a "
+                             "--heldout run, beside the dev set)")
+    parser.add_argument("--quick", action="store_true", help="every fifth story only")
+    parser.add_argument("--stories", help="comma-separated story ids (overrides --quick)")
+    parser.add_argument("--noise", type=int, default=DEFAULT_NOISE,
+                        help=f"filler sessions added to each story (default {DEFAULT_NOISE})")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="stories replayed at once (hook latencies are only comparable "
+                             "between runs with the same value; default 1)")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep each story's scratch HOME and project (path printed)")
+    parser.add_argument("--out", type=Path, help="JSON output path")
+    parser.add_argument("--shown", type=Path,
+                        help="also write every unit put in front of the model on the dev "
+                             "stories, with the lessons it carries (JSON), to read what the "
+                             "model reads (never for the held-out stories: nobody reads those "
+                             "while changing the code)")
+    args = parser.parse_args(argv)
+    if args.heldout and args.heldout_only:
+        parser.error("--heldout and --heldout-only exclude each other")
+    only = args.stories.split(",") if args.stories else None
+    sets: dict[str, list[Story]] = {}
+    if args.heldout or args.heldout_only:
+        sets["heldout"] = heldout_stories()
+    if not args.heldout_only:
+        sets["dev"] = all_stories()
+    if only:
+        known = {s.id for stories in sets.values() for s in stories}
+        missing = [i for i in only if i not in known]
+        if missing:
+            raise SystemExit(f"replay: unknown story id(s): {', '.join(missing)}")
+    chosen = {label: select(stories, args.quick, only, args.noise)
+              for label, stories in sets.items()}
+    chosen = {label: stories for label, stories in chosen.items() if stories}
+    if "heldout" in sets and not sets["heldout"]:
+        raise SystemExit("replay: no held-out stories in benchmarks/replaykit/heldout/")
+    name = ("replay-heldout" if args.heldout else "replay-heldout-only" if args.heldout_only
+            else "replay") + ("-quick" if args.quick else "")
+    out = args.out or RESULTS / f"{name}.json"
+    kenning_bin()
+    results: dict[str, dict[str, Any]] = {}
+    dev_runs: dict[str, dict[str, scoring.SystemRun]] = {}
+    for label, stories in chosen.items():
+        results[label], runs = replay_set(stories, args, label)
+        if label == "dev":
+            dev_runs = runs
+    if len(results) == 1:
+        data = next(iter(results.values()))
+    else:
+        data = {**results, "gap": gaps(results["heldout"], results["dev"]) if
+                {"heldout", "dev"} <= results.keys() else {}}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
+    if args.shown and "dev" in chosen:
+        args.shown.parent.mkdir(parents=True, exist_ok=True)
+        args.shown.write_text(json.dumps(
+            {s.id: scoring.shown_lines(s, dev_runs["kenning"][s.id]) for s in chosen["dev"]},
+            indent=1) + "\n")
+    for label, result in results.items():
+        if len(results) > 1:
+            print(f"\n## {'Held-out' if label == 'heldout' else 'Dev'} stories\n")
+        report(result, out)
+    if {"heldout", "dev"} <= results.keys():
+        print("\n## Held-out beside dev, per system (gap = held-out - dev)\n")
+        print(gap_tables(results["heldout"], results["dev"]))
     return 0
 
 
