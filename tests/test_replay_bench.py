@@ -357,6 +357,25 @@ def test_bm25_prefers_the_turn_that_shares_rare_words() -> None:
     assert baselines.bm25_top("nothing shared", docs) == []
 
 
+def test_dense_ranks_by_meaning_where_no_word_is_shared() -> None:
+    docs = ["the weather is lovely on the coast today",
+            "service calls authenticate with signed JWT tokens",
+            "lunch is at noon on fridays"]
+    assert baselines.dense_top("how do our microservices prove who they are to each other?",
+                               docs, k=1) == [docs[1]]
+    assert baselines.bm25_top("how do our microservices prove who they are to each other?",
+                              docs) == []
+    assert baselines.dense_top("anything", []) == []
+
+
+def test_dense_baseline_searches_only_earlier_sessions() -> None:
+    run = baselines.dense(story())
+    first, later = run.sessions[0].epochs[0].prompts, run.sessions[2].epochs[0].prompts
+    assert all(p.units == [] for p in first)
+    assert set(later[0].units) == {"hi! going forward please format with black",
+                                   "actually we switched: format with ruff from now on"}
+
+
 def test_baselines_see_only_the_past() -> None:
     s = story(sessions=(*story().sessions[:2], Session(day=9, events=(
         Probe("tidy up app.py", needs=(RUFF.id,)),),

@@ -2,11 +2,14 @@
 
 - ``none``: no memory at all;
 - ``bm25``: for each prompt, the 5 past user turns (earlier sessions) that BM25 ranks highest;
+- ``dense``: for each prompt, the 5 past user turns (earlier sessions) whose sentence vectors,
+  from the same embedding model Kenning ships, are closest to the prompt's (what a vector-only
+  memory over the conversation would give);
 - ``recency``: the last 5 user turns of earlier sessions, given once at session start;
 - ``memory_md_only``: only the MEMORY.md lines a person wrote in the story, as the client loads
   them.
 
-For capture, ``bm25`` and ``recency`` "store" every user turn and ``memory_md_only`` the
+For capture, ``bm25``, ``dense`` and ``recency`` "store" every user turn and ``memory_md_only`` the
 person's lines."""
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 from replaykit.scoring import (
     Epoch,
@@ -110,6 +114,51 @@ def bm25(story: Story) -> SystemRun:
     return run
 
 
+class _Vectors:
+    """Unit vectors of texts from the embedding model Kenning ships (all-MiniLM-L6-v2),
+    computed once per text and kept for the run."""
+
+    def __init__(self) -> None:
+        self._embedder: Any = None
+        self._cache: dict[str, Any] = {}
+
+    def of(self, texts: list[str]) -> Any:
+        import numpy as np
+
+        todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        if todo:
+            if self._embedder is None:
+                from kenning.embed import MiniLMEmbedder
+
+                self._embedder = MiniLMEmbedder()
+            for text, vec in zip(todo, self._embedder.embed(todo), strict=True):
+                self._cache[text] = vec
+        if not texts:
+            return np.zeros((0, 384), dtype=np.float32)
+        return np.stack([self._cache[t] for t in texts])
+
+
+_VECTORS = _Vectors()
+
+
+def dense_top(query: str, docs: list[str], k: int = TOP_K) -> list[str]:
+    """The ``k`` documents closest to ``query`` by cosine of their sentence vectors."""
+    if not docs:
+        return []
+    scores = _VECTORS.of(docs) @ _VECTORS.of([query])[0]
+    order = sorted(range(len(docs)), key=lambda i: (-float(scores[i]), i))
+    return [docs[i] for i in order[:k]]
+
+
+def dense(story: Story) -> SystemRun:
+    turns = _turns(story)
+    run = _run(story, lambda i: [], lambda i: [],
+               lambda i, p: dense_top(p, [t for ts in turns[:i] for t in ts]))
+    run.stored = {f"turn-{n}": t for n, t in enumerate(t for ts in turns for t in ts)}
+    run.judged = None
+    return run
+
+
 def recency(story: Story) -> SystemRun:
     turns = _turns(story)
     run = _run(story, lambda i: [t for ts in turns[:i] for t in ts][-TOP_K:], lambda i: [],
@@ -133,5 +182,6 @@ def memory_md_only(story: Story) -> SystemRun:
 
 
 BASELINES: dict[str, Callable[[Story], SystemRun]] = {
-    "none": none, "bm25": bm25, "recency": recency, "memory_md_only": memory_md_only,
+    "none": none, "bm25": bm25, "dense": dense, "recency": recency,
+    "memory_md_only": memory_md_only,
 }
