@@ -1,8 +1,10 @@
-"""Check the hand-labelled sets in this folder and print their counts.
+"""Check the labelled sets (the dev sets in this folder, the held-out sets in ``heldout/``) and
+print their counts.
 
-Run it after editing either file: every key word must occur in its message (otherwise no
+Run it after editing a dev file: every key word must occur in its message (otherwise no
 extraction could ever match it), ids must be unique, fields and labels must have the documented
-shape, and the counts must stay at the sizes the README promises. Exits 1 on any problem.
+shape, and the counts must stay at the sizes the READMEs promise. The held-out items also name
+their source and language, and may label a fact about the project. Exits 1 on any problem.
 
     python benchmarks/data/check_labelled.py
 """
@@ -17,6 +19,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 KINDS = {"convention", "decision"}
+HELDOUT_KINDS = KINDS | {"fact"}  # the held-out set also marks what a memory keeps as a fact
 LABELS = {"supersedes", "compatible", "unrelated"}
 LATE = 400  # a rule "sits late" when all its key words occur after this many characters
 
@@ -26,8 +29,11 @@ def _load(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def check_rules(rows: list[dict[str, Any]]) -> tuple[dict[str, int], list[str]]:
-    """Return the counts of the rules set and the problems found in it."""
+def check_rules(rows: list[dict[str, Any]], heldout: bool = False
+                ) -> tuple[dict[str, int], list[str]]:
+    """Return the counts of a rules set and the problems found in it."""
+    fields = {"id", "text", "rules"} | ({"source", "lang"} if heldout else set())
+    kinds = HELDOUT_KINDS if heldout else KINDS
     errors: list[str] = []
     ids = Counter(r["id"] for r in rows)
     errors += [f"duplicate id {i}" for i, n in ids.items() if n > 1]
@@ -35,12 +41,12 @@ def check_rules(rows: list[dict[str, Any]]) -> tuple[dict[str, int], list[str]]:
     errors += [f"duplicate text {t[:50]!r}" for t, n in texts.items() if n > 1]
     counts: Counter[str] = Counter(messages=len(rows))
     for row in rows:
-        if set(row) != {"id", "text", "rules"}:
+        if set(row) != fields:
             errors.append(f"{row.get('id')}: fields {sorted(row)}")
             continue
         text = row["text"].lower()
         for rule in row["rules"]:
-            if set(rule) != {"kind", "rule", "key", "subject"} or rule["kind"] not in KINDS:
+            if set(rule) != {"kind", "rule", "key", "subject"} or rule["kind"] not in kinds:
                 errors.append(f"{row['id']}: malformed rule {rule}")
                 continue
             counts[rule["kind"]] += 1
@@ -62,13 +68,18 @@ def check_rules(rows: list[dict[str, Any]]) -> tuple[dict[str, int], list[str]]:
     return dict(counts), errors
 
 
-def check_pairs(rows: list[dict[str, Any]]) -> tuple[dict[str, int], list[str]]:
-    """Return the label counts of the pairs set and the problems found in it."""
+def check_pairs(rows: list[dict[str, Any]], heldout: bool = False
+                ) -> tuple[dict[str, int], list[str]]:
+    """Return the label counts of a pairs set and the problems found in it."""
     errors: list[str] = []
+    fields = {"id", "old", "new", "label"}
+    optional = {"source", "lang", "source_old"} if heldout else set()
     ids = Counter(r["id"] for r in rows)
     errors += [f"duplicate id {i}" for i, n in ids.items() if n > 1]
     for row in rows:
-        if set(row) != {"id", "old", "new", "label"} or row["label"] not in LABELS:
+        extra = set(row) - fields
+        if not fields <= set(row) or not extra <= optional or row["label"] not in LABELS or (
+                heldout and not {"source", "lang"} <= extra):
             errors.append(f"{row.get('id')}: malformed pair")
         elif row["old"].strip() == row["new"].strip():
             errors.append(f"{row['id']}: old and new are the same")
@@ -78,27 +89,32 @@ def check_pairs(rows: list[dict[str, Any]]) -> tuple[dict[str, int], list[str]]:
 
 
 def main() -> int:
-    rules, rule_errors = check_rules(_load(HERE / "rules_labelled.jsonl"))
-    pairs, pair_errors = check_pairs(_load(HERE / "supersession_pairs.jsonl"))
-    print("rules_labelled.jsonl:", json.dumps(rules, sort_keys=True))
-    print("supersession_pairs.jsonl:", json.dumps(pairs, sort_keys=True))
-    floors = {
-        "messages": (rules, 320),
-        "with_rules": (rules, 190),
-        "multi": (rules, 40),
-        "late": (rules, 40),
-        "without_rules": (rules, 130),
-        "pairs": (pairs, 140),
-        "supersedes": (pairs, 50),
-        "compatible": (pairs, 45),
-        "unrelated": (pairs, 45),
-    }
-    short = [
-        f"{name} below {floor}" for name, (c, floor) in floors.items() if c.get(name, 0) < floor
-    ]
-    for problem in rule_errors + pair_errors + short:
+    problems: list[str] = []
+    for name, heldout, floors in SETS:
+        rules_path, pairs_path = (HERE / f for f in name)
+        rules, rule_errors = check_rules(_load(rules_path), heldout)
+        pairs, pair_errors = check_pairs(_load(pairs_path), heldout)
+        print(f"{rules_path.relative_to(HERE)}:", json.dumps(rules, sort_keys=True))
+        print(f"{pairs_path.relative_to(HERE)}:", json.dumps(pairs, sort_keys=True))
+        counts = {**rules, **pairs}
+        problems += [f"{rules_path.relative_to(HERE)}: {e}" for e in rule_errors]
+        problems += [f"{pairs_path.relative_to(HERE)}: {e}" for e in pair_errors]
+        problems += [f"{name[0]}: {key} below {floor}" for key, floor in floors.items()
+                     if counts.get(key, 0) < floor]
+    for problem in problems:
         print("ERROR", problem)
-    return 1 if rule_errors or pair_errors or short else 0
+    return 1 if problems else 0
+
+
+# (rules file, pairs file), held-out?, and the least counts each README promises.
+SETS = (
+    (("rules_labelled.jsonl", "supersession_pairs.jsonl"), False,
+     {"messages": 320, "with_rules": 190, "multi": 40, "late": 40, "without_rules": 130,
+      "pairs": 140, "supersedes": 50, "compatible": 45, "unrelated": 45}),
+    (("heldout/rules.jsonl", "heldout/supersession_pairs.jsonl"), True,
+     {"messages": 200, "with_rules": 130, "multi": 40, "without_rules": 60,
+      "pairs": 90, "supersedes": 30, "compatible": 30, "unrelated": 30}),
+)
 
 
 if __name__ == "__main__":
