@@ -22,9 +22,10 @@ words in a row (lower-cased, split on anything that is not a letter or a digit):
   on. The aim is none: code is written for kinds of sentences, not for sentences.
 
 Only the words people wrote are compared: what users and the assistant say, commit messages,
-notes, subagent reports, tool output and the lessons of a story, and the text fields of a
-labelled set. A story's source files and edits are code, and a run of code that two projects
-share (``from typing import Any``) says nothing about tuning. In ``src/`` and ``tests/`` the
+notes, subagent reports, the commands run and the lessons of a story, and the text fields of a
+labelled set. A story's source files and edits are code, and its tool output is the tool's
+fixed format ("test result: FAILED. 2 passed; 1 failed"): a test of an output parser shares
+those words with any log of that tool, which says nothing about tuning. In ``src/`` and ``tests/`` the
 string literals and comments of Python files are read, and the whole text of any other file.
 
 Exit status: 0 when the set is as frozen and no held-out run appears, 1 when a file changed or
@@ -94,7 +95,7 @@ def story_texts(stories: Iterable[Any], package: str) -> Iterator[tuple[str, str
                 if isinstance(ev, User | Say):
                     yield where, ev.text
                 elif isinstance(ev, Bash):
-                    yield where, f"{ev.command}\n{ev.out}"
+                    yield where, ev.command
                 elif isinstance(ev, Commit):
                     yield where, ev.message
                 elif isinstance(ev, Subagent):

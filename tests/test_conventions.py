@@ -179,7 +179,7 @@ RULES: list[tuple[str, list[str], str]] = [
     ("pin pydantic below 2 for now", ["pydantic", "below 2"], "decision"),
     ("rip out the cache; use ETags instead", ["cache", "ETags instead"], "decision"),
     ("we're switching from yarn to pnpm", ["yarn", "pnpm"], "decision"),
-    ("We've decided to drop support for Python 3.8.", ["Python 3.8"], "decision"),
+    ("We've decided to stop supporting Python 3.8.", ["Python 3.8"], "decision"),
     ("Let's go with Postgres for the job queue.", ["Postgres", "job queue"], "decision"),
     ("We target Python 3.11+.", ["Python 3.11+"], "decision"),
     ("Change of plan: we're moving from REST to gRPC for internal services.",

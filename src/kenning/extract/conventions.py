@@ -1777,7 +1777,7 @@ def _clean_old(old: str) -> str | None:
 
 
 def _replaces(raw: str) -> str | None:
-    """What a rule says it replaces ("npm" in "use pnpm instead of npm"), or None."""
+    """What a rule says it replaces (the old way named after "instead of"), or None."""
     mask = _mask(raw)
     for pattern in _REPLACES:
         found = pattern.search(mask)
