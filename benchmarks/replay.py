@@ -179,6 +179,19 @@ def replay_set(stories: list[Story], args: argparse.Namespace, label: str
     return result, runs
 
 
+def figures_only(result: dict[str, Any]) -> dict[str, Any]:
+    """A held-out run's JSON without the text it saw: the per-story figures stay (numbers and
+    counts by kind), every probe's detail, the memories that carried nothing and the lessons
+    missed go. Nobody reads held-out material while changing the code, and a list of held-out
+    misses is exactly what would be read."""
+    def numbers(fig: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in fig.items() if v is None or isinstance(v, int | float | dict)}
+
+    return {**{k: v for k, v in result.items() if k not in ("probes", "kenning_learning")},
+            "stories": {name: {sid: numbers(fig) for sid, fig in per.items()}
+                        for name, per in result["stories"].items()}}
+
+
 def gaps(heldout: dict[str, Any], dev: dict[str, Any]) -> dict[str, dict[str, float | None]]:
     """Held-out minus dev, per system and figure (``None`` where either side has no value)."""
     out: dict[str, dict[str, float | None]] = {}
@@ -294,6 +307,8 @@ def main(argv: list[str] | None = None) -> int:
         results[label], runs = replay_set(stories, args, label)
         if label == "dev":
             dev_runs = runs
+    if "heldout" in results:
+        results["heldout"] = figures_only(results["heldout"])
     if len(results) == 1:
         data = next(iter(results.values()))
     else:

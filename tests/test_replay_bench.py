@@ -295,6 +295,22 @@ def test_the_held_out_table_puts_held_out_first_with_the_gap() -> None:
     assert sum(line.startswith("| recency ") for line in text.splitlines()) == 1
 
 
+def test_a_held_out_run_keeps_figures_and_no_text() -> None:
+    import replay
+
+    run = {"systems": {"kenning": {"delivery_recall": 0.5}},
+           "stories": {"kenning": {"s": {"delivery_recall": 0.5, "captured_by_kind": {"fact": 1},
+                                         "missed": ["a lesson's words"],
+                                         "carrying_nothing": ["a memory's words"]}}},
+           "probes": {"kenning": {"s": [{"text": "a prompt"}]}},
+           "kenning_learning": {"s": [{"lesson": "x"}]}, "run": {"stories": 1}}
+    kept = replay.figures_only(run)
+    assert kept["stories"] == {"kenning": {"s": {"delivery_recall": 0.5,
+                                                 "captured_by_kind": {"fact": 1}}}}
+    assert "probes" not in kept and "kenning_learning" not in kept
+    assert kept["systems"] == run["systems"] and kept["run"] == run["run"]
+
+
 def test_the_shipped_stories_are_valid_and_large_enough() -> None:
     stories = all_stories()
     assert len(stories) >= 40
