@@ -25,8 +25,9 @@ Only the words people wrote are compared: what users and the assistant say, comm
 notes, subagent reports, the commands run and the lessons of a story, and the text fields of a
 labelled set. A story's source files and edits are code, and its tool output is the tool's
 fixed format ("test result: FAILED. 2 passed; 1 failed"): a test of an output parser shares
-those words with any log of that tool, which says nothing about tuning. In ``src/`` and ``tests/`` the
-string literals and comments of Python files are read, and the whole text of any other file.
+those words with any log of that tool, which says nothing about tuning. In ``src/`` and
+``tests/`` the string literals and comments of Python files are read, and the whole text of
+any other file.
 
 Exit status: 0 when the set is as frozen and no held-out run appears, 1 when a file changed or
 a run appears, 2 when the material cannot be read (a story module that fails to import is an
@@ -51,6 +52,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks"
 RUN = 6
 FROZEN = BENCH / "heldout-frozen.json"
+# Sources kept for an independent evaluation: no held-out or dev item may come from them.
+RESERVED = ROOT.parent / "shared" / "reserved-for-evaluation.txt"
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Fields of a labelled line that hold words people wrote (the rest are ids and labels).
 TEXT_FIELDS = ("text", "old", "new", "rule", "context", "message", "word")
@@ -295,6 +298,16 @@ def main(argv: list[str] | None = None) -> int:
         print("check_heldout_quotes: no held-out material found (benchmarks/replaykit/heldout/, "
               "benchmarks/data/heldout/)", file=sys.stderr)
         return 2
+    if RESERVED.exists():
+        reserved = {line.split()[0].lower() for line in RESERVED.read_text().splitlines()
+                    if line.strip() and not line.lstrip().startswith("#")}
+        used = sorted((heldout_sources | dev_sources) & reserved)
+        if used:
+            print(f"check_heldout_quotes: FAILED: sources kept for independent evaluation are "
+                  f"used: {', '.join(used)}", file=sys.stderr)
+            return 1
+    else:
+        print(f"(no {RESERVED}: the reserved sources were not compared)")
     both = sorted(heldout_sources & dev_sources)
     if both:
         print(f"check_heldout_quotes: FAILED: sources in both the held-out and the dev data "
