@@ -5,10 +5,10 @@ it; report how much the code quotes the dev data.
 
 The held-out files (the story modules of ``benchmarks/replaykit/heldout/`` and the ``.jsonl``
 files of ``benchmarks/data/heldout/``) are frozen: ``benchmarks/heldout-frozen.json`` holds the
-SHA-256 of each, written once by ``--freeze`` at the commit that froze the set (named in
+SHA-256 of each, added by ``--freeze`` at the commit that first holds the file (named in
 ``benchmarks/README.md``). A file changed, added or removed since fails the check: a held-out
-set edited after its scores were seen is no longer held out. A new held-out set is a new
-version, frozen anew and reported apart.
+set edited after its scores were seen is no longer held out. A new held-out set is a new file,
+frozen when it is added and reported apart; ``--freeze`` never re-freezes a changed file.
 
 A quality figure is believable only on data the code was never shaped by. Code written for a
 benchmark's sentences gives itself away by quoting them, so this check compares runs of six
@@ -256,18 +256,42 @@ def frozen_changes() -> list[str] | None:
             + [f"removed: {p}" for p in sorted(want.keys() - have.keys())])
 
 
+def freeze() -> list[str] | None:
+    """Add the held-out files the manifest does not hold yet (a new set, frozen from now on) and
+    return them; files already frozen keep their digest. None, with the reason printed, when a
+    frozen file changed or went: that is never re-frozen."""
+    changes = frozen_changes() or []
+    broken = [c for c in changes if not c.startswith("added: ")]
+    if broken:
+        print("check_heldout_quotes: cannot freeze: frozen files changed (restore them; a new "
+              "version is a new file):\n  " + "\n  ".join(broken), file=sys.stderr)
+        return None
+    frozen: dict[str, str] = (json.loads(FROZEN.read_text(encoding="utf-8"))["files"]
+                              if FROZEN.exists() else {})
+    have = digests()
+    added = sorted(have.keys() - frozen.keys())
+    frozen.update({p: have[p] for p in added})
+    FROZEN.write_text(json.dumps({"files": dict(sorted(frozen.items()))}, indent=1) + "\n",
+                      encoding="utf-8")
+    return added
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--show", type=int, default=10,
                         help="dev quotes listed (default 10; every held-out quote is listed)")
     parser.add_argument("--json", type=Path, help="also write the counts and quotes here")
     parser.add_argument("--freeze", action="store_true",
-                        help=f"write {FROZEN.relative_to(ROOT)} from the held-out files as they "
-                             "are (once, when a held-out set is first committed)")
+                        help=f"add the held-out files {FROZEN.relative_to(ROOT)} does not hold "
+                             "yet (once, when a new held-out set is first committed); a frozen "
+                             "file is never re-frozen")
     args = parser.parse_args(argv)
     if args.freeze:
-        FROZEN.write_text(json.dumps({"files": digests()}, indent=1) + "\n", encoding="utf-8")
-        print(f"froze {len(heldout_files())} held-out files in {FROZEN.relative_to(ROOT)}")
+        added = freeze()
+        if added is None:
+            return 1
+        print(f"froze {len(added)} new held-out files in {FROZEN.relative_to(ROOT)}"
+              + "".join(f"\n  {p}" for p in added))
     changes = frozen_changes()
     if changes is None:
         print(f"check_heldout_quotes: no {FROZEN.relative_to(ROOT)}: the held-out set is not "

@@ -6,7 +6,6 @@ up for the test; no held-out data is read."""
 from __future__ import annotations
 
 import importlib.util
-import json
 import sys
 from pathlib import Path
 
@@ -73,7 +72,8 @@ def test_a_frozen_set_reports_every_file_changed_added_or_removed(
     labels = bench / "data" / "heldout" / "rules.jsonl"
     labels.write_text('{"id": "h1"}\n')
     assert check.frozen_changes() is None  # not frozen yet: main() refuses to pass
-    check.FROZEN.write_text(json.dumps({"files": check.digests()}))  # what --freeze writes
+    assert check.freeze() == ["benchmarks/data/heldout/rules.jsonl",
+                              "benchmarks/replaykit/heldout/shop.py"]
     assert check.frozen_changes() == []
     labels.write_text('{"id": "h1", "edited": true}\n')
     story.unlink()
@@ -83,3 +83,8 @@ def test_a_frozen_set_reports_every_file_changed_added_or_removed(
         "changed: benchmarks/data/heldout/rules.jsonl",
         "added: benchmarks/data/heldout/more.jsonl",
         "removed: benchmarks/replaykit/heldout/shop.py"]
+    assert check.freeze() is None  # a changed or removed file is never re-frozen
+    labels.write_text('{"id": "h1"}\n')
+    story.write_text("STORIES = []\n")
+    assert check.freeze() == ["benchmarks/data/heldout/more.jsonl"]  # a new set is added
+    assert check.frozen_changes() == []
