@@ -3,23 +3,26 @@ it; report how much the code quotes the dev data.
 
     python scripts/check_heldout_quotes.py [--show N] [--json PATH] [--freeze]
 
-The held-out files (the story modules of ``benchmarks/replaykit/heldout/`` and the ``.jsonl``
-files of ``benchmarks/data/heldout/``) are frozen: ``benchmarks/heldout-frozen.json`` holds the
-SHA-256 of each, added by ``--freeze`` at the commit that first holds the file (named in
-``benchmarks/README.md``). A file changed, added or removed since fails the check: a held-out
-set edited after its scores were seen is no longer held out. A new held-out set is a new file,
-frozen when it is added and reported apart; ``--freeze`` never re-freezes a changed file.
+The held-out files (the story modules of ``benchmarks/replaykit/heldout/``, the ``.jsonl``
+files of ``benchmarks/data/heldout/`` and ``training/data/test*.jsonl``) are frozen:
+``benchmarks/heldout-frozen.json`` holds the SHA-256 of each, added by ``--freeze`` at the
+commit that first holds the file (named in ``benchmarks/README.md``). A file changed, added
+or removed since fails the check: a held-out set edited after its scores were seen is no
+longer held out. A new held-out set is a new file, frozen when it is added and reported apart;
+``--freeze`` never re-freezes a changed file.
 
 A quality figure is believable only on data the code was never shaped by. Code written for a
 benchmark's sentences gives itself away by quoting them, so this check compares runs of six
 words in a row (lower-cased, split on anything that is not a letter or a digit):
 
-- **held-out** material (the stories of ``benchmarks/replaykit/heldout/`` and the files of
-  ``benchmarks/data/heldout/``): any run of it in ``src/`` or ``tests/`` fails the check, with
-  the file, the line and the words;
-- **dev** material (the stories of ``benchmarks/replaykit/stories/`` and the labelled sets of
-  ``benchmarks/data/*.jsonl``): the runs ``src/`` quotes are counted and printed, never failed
-  on. The aim is none: code is written for kinds of sentences, not for sentences.
+- **held-out** material (the stories of ``benchmarks/replaykit/heldout/``, the files of
+  ``benchmarks/data/heldout/`` and the test split of the detector's corpus,
+  ``training/data/test*.jsonl``): any run of it in ``src/`` or ``tests/`` fails the check,
+  with the file, the line and the words;
+- **dev** material (the stories of ``benchmarks/replaykit/stories/``, the labelled sets of
+  ``benchmarks/data/*.jsonl`` and the corpus's train and dev splits): the runs ``src/`` quotes
+  are counted and printed, never failed on. The aim is none: code is written for kinds of
+  sentences, not for sentences.
 
 Only the words people wrote are compared: what users and the assistant say, commit messages,
 notes, subagent reports, the commands run and the lessons of a story, and the text fields of a
@@ -50,13 +53,14 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks"
+TRAINING = ROOT / "training"
 RUN = 6
 FROZEN = BENCH / "heldout-frozen.json"
 # Sources kept for an independent evaluation: no held-out or dev item may come from them.
 RESERVED = ROOT.parent / "shared" / "reserved-for-evaluation.txt"
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Fields of a labelled line that hold words people wrote (the rest are ids and labels).
-TEXT_FIELDS = ("text", "old", "new", "rule", "context", "message", "word")
+TEXT_FIELDS = ("text", "before", "old", "new", "rule", "context", "message", "word")
 sys.path.insert(0, str(BENCH))  # the story format, ``replaykit``
 # Not people's words: test data the tests generate, virtual environments, caches.
 SKIP_DIRS = {"__pycache__", ".venv", "node_modules", ".mypy_cache", ".ruff_cache",
@@ -237,7 +241,21 @@ def heldout_files() -> list[Path]:
     or the README that describes them)."""
     stories = [p for p in sorted((BENCH / "replaykit" / "heldout").glob("*.py"))
                if p.name != "__init__.py"]
-    return stories + sorted((BENCH / "data" / "heldout").glob("*.jsonl"))
+    return stories + labelled_heldout()
+
+
+def labelled_heldout() -> list[Path]:
+    """The held-out labelled files: the benchmarks' and the detector corpus's test split."""
+    return sorted((BENCH / "data" / "heldout").glob("*.jsonl")) + sorted(
+        (TRAINING / "data").glob("test*.jsonl"))
+
+
+def labelled_dev() -> list[Path]:
+    """The dev labelled files: the benchmarks' sets written here and the corpus's train and
+    dev splits."""
+    return sorted((BENCH / "data").glob("*.jsonl")) + [
+        p for p in ((TRAINING / "data" / "train.jsonl"), (TRAINING / "data" / "dev.jsonl"))
+        if p.exists()]
 
 
 def digests() -> dict[str, str]:
@@ -302,17 +320,17 @@ def main(argv: list[str] | None = None) -> int:
               "(a new set is a new version, frozen anew and reported apart):\n  "
               + "\n  ".join(changes), file=sys.stderr)
         return 1
-    labelled_heldout = sorted((BENCH / "data" / "heldout").glob("*.jsonl"))
-    dev_files = sorted((BENCH / "data").glob("*.jsonl"))
+    heldout_labelled = labelled_heldout()
+    dev_files = labelled_dev()
     try:
         heldout_stories = load_stories("replaykit.heldout")
         dev_stories = load_stories("replaykit.stories")
         heldout = Material().add(story_texts(heldout_stories, "replaykit.heldout")).add(
-            labelled_texts(labelled_heldout))
+            labelled_texts(heldout_labelled))
         dev = Material().add(story_texts(dev_stories, "replaykit.stories")).add(
             labelled_texts(dev_files))
         heldout_sources = {source_key(x) for s in heldout_stories for x in s.sources} | \
-            labelled_sources(labelled_heldout)
+            labelled_sources(heldout_labelled)
         dev_sources = {source_key(x) for s in dev_stories for x in s.sources} | \
             labelled_sources(dev_files)
     except (ImportError, ValueError, json.JSONDecodeError) as exc:
