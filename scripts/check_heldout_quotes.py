@@ -26,9 +26,10 @@ words in a row (lower-cased, split on anything that is not a letter or a digit):
 
 Only the words people wrote are compared: what users and the assistant say, commit messages,
 notes, subagent reports, the commands run and the lessons of a story, and the text fields of a
-labelled set. A story's source files and edits are code, and its tool output is the tool's
-fixed format ("test result: FAILED. 2 passed; 1 failed"): a test of an output parser shares
-those words with any log of that tool, which says nothing about tuning. In ``src/`` and
+labelled set (of a code-drift case, the memory and the reason, not the code). A story's
+source files and edits are code, and its tool output is the tool's fixed format ("test
+result: FAILED. 2 passed; 1 failed"): a test of an output parser shares those words with any
+log of that tool, which says nothing about tuning. In ``src/`` and
 ``tests/`` the string literals and comments of Python files are read, and the whole text of
 any other file.
 
@@ -61,6 +62,9 @@ RESERVED = ROOT.parent / "shared" / "reserved-for-evaluation.txt"
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Fields of a labelled line that hold words people wrote (the rest are ids and labels).
 TEXT_FIELDS = ("text", "before", "old", "new", "rule", "context", "message", "word")
+# A code-drift case holds a file before and after a commit (code, not words): only the memory
+# written about it and the reason are people's words.
+DRIFT_FIELDS = ("memory", "why")
 sys.path.insert(0, str(BENCH))  # the story format, ``replaykit``
 # Not people's words: test data the tests generate, virtual environments, caches.
 SKIP_DIRS = {"__pycache__", ".venv", "node_modules", ".mypy_cache", ".ruff_cache",
@@ -143,7 +147,7 @@ def labelled_texts(paths: Iterable[Path]) -> Iterator[tuple[str, str]]:
             if not line.strip():
                 continue
             item = json.loads(line)
-            for key in TEXT_FIELDS:
+            for key in DRIFT_FIELDS if "after" in item else TEXT_FIELDS:
                 value = item.get(key)
                 if isinstance(value, str):
                     yield f"{_shown(path)}:{n}", value

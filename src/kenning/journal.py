@@ -80,7 +80,7 @@ def problem(value: object) -> str | None:
         return "not a JSON object"
     for key in ("id", "kind"):
         if not isinstance(value.get(key), str) or not value[key]:
-            return f"{key} is not a non-empty string"
+            return f"{key} must be a non-empty string"
     if not isinstance(value.get("session_id"), str):
         return "session_id is not a string"
     at = value.get("at_ms")
