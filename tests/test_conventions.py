@@ -588,7 +588,7 @@ def test_a_rule_before_a_colon_is_kept_with_what_spells_it_out() -> None:
 def test_a_feature_someone_should_be_able_to_use_is_not_a_rule() -> None:
     assert find_rules("customers should be able to cancel an order while it's still pending: "
                       "POST /orders/{id}/cancel, 409 if it's already paid") == []
-    assert find_rules("I'd like to be able to filter the list by date") == []
+    assert find_rules("it would be nice to be able to filter the list by date") == []
 
 
 def test_what_is_asked_for_this_once_is_cut_from_the_rule() -> None:

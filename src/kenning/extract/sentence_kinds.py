@@ -1,0 +1,175 @@
+"""What a sentence does, learned from labelled real text: states a standing rule (convention,
+prohibition), a decision, a command, a fact about the project, a change of an earlier way, or
+nothing worth keeping (a one-off request, other talk).
+
+The judgement is a small softmax regression over sentence vectors from the embedding model
+Kenning ships: the sentence's vector and the vector of the sentence before it (context: "For
+this PR only:" before an imperative makes it a one-off). Its weights are trained by
+``training/train_detector.py`` on ``training/data/`` (real sentences from public instruction
+files, reviews, issues, commits and docs, split by source) and ship in
+``sentence_kinds.npz`` beside this module; the script reproduces them from the data.
+
+Regular expressions here only find structure: lines, bullets, code spans and sentence ends. The
+vectors are computed in batches where capture runs (the detached session-end worker), never in
+a per-prompt hook.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from kenning.embed import Embedder
+
+LABELS = ("convention", "prohibition", "decision", "command", "fact", "change", "one_off",
+          "other")
+# What a memory keeps: everything but one-off requests and other talk.
+KEPT = frozenset(LABELS[:6])
+WEIGHTS = Path(__file__).with_name("sentence_kinds.npz")
+# Longer pieces are cut here before embedding (the model reads about 256 tokens).
+MAX_SENTENCE_CHARS = 600
+
+_CODE_SPAN = re.compile(r"```.*?```|`[^`\n]*`", re.S)
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_HEADING = re.compile(r"^\s*#{1,6}\s+")
+# A sentence ends at . ! ? (or their full-width forms) followed by space and what can open one.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9`*_])|(?<=[。！？])\s*")
+
+
+class DetectorUnavailable(RuntimeError):
+    """The weights file is missing, unreadable or made for another encoder."""
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One piece of a message with the piece before it (empty for the first)."""
+
+    text: str
+    before: str
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A sentence and what the detector says it does."""
+
+    text: str
+    label: str
+    probability: float
+
+    @property
+    def kept(self) -> bool:
+        return self.label in KEPT
+
+
+def sentences(message: str) -> list[Sentence]:
+    """``message`` cut into sentences: each non-empty line, a bullet or heading on its own, a
+    line's prose split at sentence ends outside code spans. Code blocks stay whole."""
+    pieces: list[str] = []
+    spans: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    masked = _CODE_SPAN.sub(hide, message)
+    for line in masked.splitlines():
+        line = _HEADING.sub("", _BULLET.sub("", line)).strip()
+        if not line:
+            continue
+        pieces.extend(p.strip() for p in _SENTENCE_END.split(line) if p.strip())
+
+    def unhide(text: str) -> str:
+        return re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], text)
+
+    out: list[Sentence] = []
+    before = ""
+    for piece in pieces:
+        text = unhide(piece)[:MAX_SENTENCE_CHARS]
+        out.append(Sentence(text, before))
+        before = text
+    return out
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The trained head: ``matrix`` maps [sentence vector, before vector, 1] to label scores."""
+
+    matrix: np.ndarray
+    labels: tuple[str, ...]
+    encoder: str
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS) -> Weights:
+        import numpy as np
+
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                matrix = np.asarray(data["matrix"], dtype=np.float32)
+                labels = tuple(str(x) for x in data["labels"])
+                encoder = str(data["encoder"])
+        except (OSError, KeyError, ValueError) as exc:
+            raise DetectorUnavailable(f"cannot read {path}: {exc}") from exc
+        if labels != LABELS or matrix.ndim != 2 or matrix.shape[1] != len(LABELS):
+            raise DetectorUnavailable(f"{path} holds another label set or shape")
+        return cls(matrix, labels, encoder)
+
+
+def features(vectors: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """The head's input: a sentence's vector, the vector of the sentence before it (zeros for
+    none) and a constant 1 (the bias)."""
+    import numpy as np
+
+    return np.hstack([vectors, before, np.ones((len(vectors), 1), dtype=np.float32)])
+
+
+def probabilities(weights: Weights, x: np.ndarray) -> np.ndarray:
+    """Softmax of the head's scores, one row per sentence."""
+    import numpy as np
+
+    scores = x @ weights.matrix
+    scores -= scores.max(axis=1, keepdims=True)
+    exp = np.exp(scores)
+    return exp / exp.sum(axis=1, keepdims=True)
+
+
+class SentenceKinds:
+    """Judges sentences with the shipped head over ``embedder``'s vectors (batched)."""
+
+    def __init__(self, embedder: Embedder, weights: Weights | None = None) -> None:
+        self.weights = weights or Weights.load()
+        if self.weights.encoder != getattr(embedder, "id", None):
+            raise DetectorUnavailable(
+                f"weights trained on {self.weights.encoder}, embedder is "
+                f"{getattr(embedder, 'id', '?')}")
+        expected = 2 * int(getattr(embedder, "dim", 0)) + 1
+        if self.weights.matrix.shape[0] != expected:
+            raise DetectorUnavailable("weights do not fit the embedder's vector size")
+        self.embedder = embedder
+
+    def judge(self, items: Sequence[Sentence]) -> list[Judged]:
+        import numpy as np
+
+        if not items:
+            return []
+        texts = [s.text for s in items]
+        befores = [s.before for s in items]
+        unique = list(dict.fromkeys([*texts, *(b for b in befores if b)]))
+        vecs = dict(zip(unique, self.embedder.embed(unique), strict=True))
+        dim = int(getattr(self.embedder, "dim", 0))
+        zero = np.zeros(dim, dtype=np.float32)
+        x = features(np.stack([vecs[t] for t in texts]),
+                     np.stack([vecs[b] if b else zero for b in befores]))
+        probs = probabilities(self.weights, x)
+        best = probs.argmax(axis=1)
+        return [Judged(t, self.weights.labels[int(i)], float(probs[n, int(i)]))
+                for n, (t, i) in enumerate(zip(texts, best, strict=True))]
+
+    def judge_message(self, message: str) -> list[Judged]:
+        """Every sentence of ``message`` with its label."""
+        return self.judge(sentences(message))
