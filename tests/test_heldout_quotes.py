@@ -65,6 +65,7 @@ def test_a_frozen_set_reports_every_file_changed_added_or_removed(
     (bench / "data" / "heldout").mkdir(parents=True)
     monkeypatch.setattr(check, "ROOT", tmp_path)
     monkeypatch.setattr(check, "BENCH", bench)
+    monkeypatch.setattr(check, "TRAINING", tmp_path / "training")
     monkeypatch.setattr(check, "FROZEN", bench / "heldout-frozen.json")
     story = bench / "replaykit" / "heldout" / "shop.py"
     story.write_text("STORIES = []\n")
