@@ -4,13 +4,15 @@ beside it, and the gap.
 
     python benchmarks/rules.py [--set both|heldout|dev] [--out results/rules.json] [--misses]
 
-Rule detection (``kenning.extract.conventions.find_rules`` on each whole message): a found rule
-is right when its text holds every key word of a labelled rule of that message (case-insensitive
-substrings); precision = right found rules / found rules, recall = labelled rules matched /
-labelled rules. Messages without a rule count only against precision (anything found there is
-wrong). Supersession (``supersedes`` on the first rule found in each message of a pair, with the
-embedding similarity of the two rule texts): precision and recall of the "supersedes" label; a
-pair where no rule is found on either side counts as "not superseding".
+Rule detection (``kenning.extract.conventions.find_rules`` on each whole message, and beside it
+the learned sentence-kind detector, ``kenning.extract.sentence_kinds``, whose kept sentences
+count as found): a found rule is right when its text holds every key word of a labelled rule of
+that message (case-insensitive substrings); precision = right found rules / found rules, recall
+= labelled rules matched / labelled rules. Messages without a rule count only against precision
+(anything found there is wrong). Supersession (``supersedes`` on the first rule found in each
+message of a pair, with the embedding similarity of the two rule texts): precision and recall of
+the "supersedes" label; a pair where no rule is found on either side counts as "not
+superseding".
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kenning.extract.conventions import Rule, find_rules, supersedes
+from kenning.extract.conventions import find_rules, supersedes
 
 DATA = Path(__file__).resolve().parent / "data"
 # Each set's labelled messages and supersession pairs. ``heldout`` is taken from public
@@ -40,12 +43,36 @@ def _ratio(a: float, b: float) -> float | None:
     return round(a / b, 3) if b else None
 
 
-def _matches(rule: Rule, key: list[str]) -> bool:
-    text = rule.text.lower()
+def _matches(found: str, key: list[str]) -> bool:
+    text = found.lower()
     return all(k.lower() in text for k in key)
 
 
-def detection(items: list[dict[str, Any]]) -> dict[str, Any]:
+def rule_texts(message: str) -> list[str]:
+    """What the rule detector keeps of a message: its rules' texts."""
+    return [r.text for r in find_rules(message)]
+
+
+def learned_finder() -> Callable[[str], list[str]] | None:
+    """The learned sentence-kind detector as a finder: the sentences of a message it keeps
+    (rules, decisions, commands, facts, changes), as said; None when it cannot load."""
+    try:
+        from kenning.embed import MiniLMEmbedder
+        from kenning.extract.sentence_kinds import DetectorUnavailable, SentenceKinds
+
+        kinds = SentenceKinds(MiniLMEmbedder())
+    except (ImportError, DetectorUnavailable, OSError) as exc:
+        print(f"(no learned detector: {exc})")
+        return None
+
+    def find(message: str) -> list[str]:
+        return [j.text for j in kinds.judge_message(message) if j.kept]
+
+    return find
+
+
+def detection(items: list[dict[str, Any]],
+              finder: Callable[[str], list[str]] = rule_texts) -> dict[str, Any]:
     """Precision and recall of rule detection, overall and per labelled kind."""
     found_n = right_n = labelled_n = matched_n = 0
     by_kind: dict[str, list[int]] = {}
@@ -54,25 +81,25 @@ def detection(items: list[dict[str, Any]]) -> dict[str, Any]:
     times: list[float] = []
     for item in items:
         t0 = time.perf_counter()
-        found = find_rules(item["text"])
+        found = finder(item["text"])
         times.append((time.perf_counter() - t0) * 1000)
         labels = item["rules"]
         found_n += len(found)
-        for rule in found:
-            if any(_matches(rule, lab["key"]) for lab in labels):
+        for text in found:
+            if any(_matches(text, lab["key"]) for lab in labels):
                 right_n += 1
             else:
-                false.append({"id": item["id"], "found": rule.text})
+                false.append({"id": item["id"], "found": text})
         for lab in labels:
             counts = by_kind.setdefault(lab["kind"], [0, 0])
             counts[1] += 1
             labelled_n += 1
-            if any(_matches(rule, lab["key"]) for rule in found):
+            if any(_matches(text, lab["key"]) for text in found):
                 matched_n += 1
                 counts[0] += 1
             else:
                 misses.append({"id": item["id"], "rule": lab["rule"], "key": lab["key"],
-                               "found": [r.text for r in found]})
+                               "found": found})
     return {
         "messages": len(items), "found": found_n, "right": right_n, "labelled": labelled_n,
         "matched": matched_n, "precision": _ratio(right_n, found_n),
@@ -131,10 +158,16 @@ def _load(path: Path) -> list[dict[str, Any]]:
             if line.strip()]
 
 
-def score_set(name: str, similarity: Any) -> dict[str, Any]:
-    """Detection and supersession on one set's two files."""
-    return {"detection": detection(_load(SETS[name][0])),
-            "supersession": supersession(_load(SETS[name][1]), similarity)}
+def score_set(name: str, similarity: Any, learned: Callable[[str], list[str]] | None
+              ) -> dict[str, Any]:
+    """Detection (the rule detector, and the learned detector beside it) and supersession on
+    one set's two files."""
+    messages = _load(SETS[name][0])
+    out = {"detection": detection(messages),
+           "supersession": supersession(_load(SETS[name][1]), similarity)}
+    if learned is not None:
+        out["learned_detection"] = detection(messages, learned)
+    return out
 
 
 def rows(scores: dict[str, dict[str, Any]]) -> list[str]:
@@ -153,10 +186,17 @@ def rows(scores: dict[str, dict[str, Any]]) -> list[str]:
     det = [scores[n]["detection"] for n in names]
     sup = [scores[n]["supersession"] for n in names]
     row("messages / labelled rules", [f"{d['messages']} / {d['labelled']}" for d in det])
-    row("detection precision", [d["precision"] for d in det])
-    row("detection recall", [d["recall"] for d in det])
+    row("rule detector: precision", [d["precision"] for d in det])
+    row("rule detector: recall", [d["recall"] for d in det])
     for kind in sorted({k for d in det for k in d["recall_by_kind"]}):
         row(f"- recall, {kind}", [d["recall_by_kind"].get(kind) for d in det])
+    learned = [scores[n]["learned_detection"] for n in names
+               if "learned_detection" in scores[n]]
+    if len(learned) == len(names):
+        row("learned detector: precision", [d["precision"] for d in learned])
+        row("learned detector: recall", [d["recall"] for d in learned])
+        for kind in sorted({k for d in learned for k in d["recall_by_kind"]}):
+            row(f"- recall, {kind}", [d["recall_by_kind"].get(kind) for d in learned])
     row("pairs / replacing", [f"{p['pairs']} / {p['supersedes']}" for p in sup])
     row("supersession precision", [p["precision"] for p in sup])
     row("supersession recall", [p["recall"] for p in sup])
@@ -179,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         raise SystemExit(f"rules: missing labelled data: {', '.join(missing)}")
     similarity = _similarity()
-    scores = {n: score_set(n, similarity) for n in names}
+    learned = learned_finder()
+    scores = {n: score_set(n, similarity, learned) for n in names}
     print("\n".join(rows(scores)))
     for n, sc in scores.items():
         det, sup = sc["detection"], sc["supersession"]
@@ -197,9 +238,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"old={w['old']}")
     if "heldout" in scores:
         # Only figures for the held-out set: its misses would be a list to tune against.
-        for part in ("detection", "supersession"):
+        for part in ("detection", "learned_detection", "supersession"):
             for key in ("misses", "false", "wrong"):
-                scores["heldout"][part].pop(key, None)
+                scores["heldout"].get(part, {}).pop(key, None)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({**scores, "run": {"python": platform.python_version()}},
                                    indent=1, ensure_ascii=False) + "\n")
