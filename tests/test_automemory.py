@@ -487,3 +487,21 @@ def test_memory_md_shows_only_what_is_in_force(kk: Kenning, repo: Path) -> None:
     index = (d / "MEMORY.md").read_text()
     assert "Redis" not in index and "Shard the ledger" not in index
     assert "Compute order totals on read" in index
+
+
+def test_a_rule_the_user_stated_stays_in_memory_md_whatever_its_confidence(
+        kk: Kenning, repo: Path) -> None:
+    d = kk.auto_memory_dir(repo)
+
+    def rule(text: str, speaker: str) -> None:
+        # Confidence 0.5: as after sessions whose checks failed with it in front of the model.
+        kk.remember(text, type="preference", confidence=0.5, metadata={"rule": {
+            "kind": "convention", "text": text, "speaker": speaker}})
+
+    rule("Wrap SQL identifiers in double quotes", "user")
+    rule("Squash the fixup commits before merging", "assistant")
+    kk.remember("Maybe the flaky test is the cache warming", type="pattern", confidence=0.5)
+    kk.auto_sync(repo)
+    index = (d / "MEMORY.md").read_text()
+    assert "double quotes" in index
+    assert "fixup" not in index and "cache warming" not in index

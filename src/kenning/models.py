@@ -163,6 +163,14 @@ class Memory:
         return self.valid_to is None
 
     @property
+    def user_rule(self) -> bool:
+        """Whether it holds a rule or decision the user stated (stored with the rule the
+        detector read): such a memory is in force until it is changed or fails, whatever its
+        confidence; confidence ranks it, never leaves it out."""
+        rule = self.metadata.get("rule")
+        return isinstance(rule, dict) and rule.get("speaker") == "user"
+
+    @property
     def stale(self) -> bool:
         """Whether code it describes changed or went since it was recorded."""
         return self.drift is not None

@@ -130,6 +130,8 @@ def migrate_lowercase_index(directory: Path) -> str | None:
 
 
 # How Kenning's note under a person's MEMORY.md line begins: never imported as their words.
+# The memory types a detected rule is stored as (a convention, a decision).
+RULE_TYPES = frozenset({MemoryType.PREFERENCE.value, MemoryType.DECISION.value})
 NOTE_PREFIX = "  - Kenning: no longer current"
 NOTE_CHARS = 200  # of the replacing memory's summary in a note
 
@@ -596,8 +598,11 @@ def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state:
     def in_scope(m: Memory) -> bool:
         return categories is None or m.category in categories
 
+    # A rule the user stated is in force at any confidence (``Memory.user_rule``): rows of the
+    # types rules are stored as come through whatever their confidence, and are told apart
+    # below, once loaded.
     rows = [r for r in svc.store.node_rows(target.filters(svc.project))
-            if r[4] >= opts.min_confidence]
+            if r[4] >= opts.min_confidence or r[1] in RULE_TYPES]
     ranks = svc.store.graph_scores([r[0] for r in rows]) if rows else {}
     now = svc.clock()
     pre = [Candidate(r[0], "", "", r[4], ranks.get(r[0], (0.0, 0))[0], r[3]) for r in rows]
@@ -620,7 +625,7 @@ def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state:
                 continue  # another agent's, superseded, failed, or a session record: MEMORY.md
                 # shows the lessons that hold now
             m = svc.live(m, now)  # confidence as of now: unused memories fade out of the index
-            if m.confidence < opts.min_confidence:
+            if m.confidence < opts.min_confidence and not m.user_rule:
                 continue
             if m.id in detached or _excluded(m, target, pinned_files, dropped, existing) or (
                     state.synced.get(m.id) in pinned_files):
