@@ -461,3 +461,51 @@ def test_ordinary_code_and_prose_is_left_alone() -> None:
     changed = [t for t in ordinary if redact(t).count]
     assert len(ordinary) >= 1000
     assert len(changed) <= len(ordinary) // 100, changed[:5]  # the target: at most 1 %
+
+
+# --------------------------------------------------------------------------- said in prose
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("fyi the staging db password is Qx7-mango!rain", "Qx7-mango!rain"),
+    ("pw for the office wifi is Wf9-22kiwi", "Wf9-22kiwi"),
+    ("the build box pw: Bb4-longer?x", "Bb4-longer?x"),
+    ("just log in with admin / Adm1n-Tr!cky", "Adm1n-Tr!cky"),
+    ("our passphrase is violet-9-otter-42", "violet-9-otter-42"),
+    ("le mot de passe du serveur est Srv!2024-bleu", "Srv!2024-bleu"),
+    ("das Passwort für Jenkins ist Jk-88-Blau!", "Jk-88-Blau!"),
+    ("운영 서버 비밀번호는 Op3r-9!kor 입니다", "Op3r-9!kor"),
+    ("the key vault passcode is 4471xq82zz", "4471xq82zz"),
+    ("net use Z: \\\\files\\team /user:CORP\\ana An4-Share!x /persistent:yes", "An4-Share!x"),
+    ("htpasswd -cb /etc/nginx/.htpasswd ops 0ps-Nginx-7", "0ps-Nginx-7"),
+    ('r = requests.get(url, auth=("svc", "Svc-P4ss-99"))', "Svc-P4ss-99"),
+    ("db:\n  password: >-\n    Yaml-B1ock-77\n  host: db\n", "Yaml-B1ock-77"),
+])
+def test_a_password_said_in_a_sentence_or_passed_to_a_command_is_redacted(
+        text: str, secret: str) -> None:
+    result = redact(text)
+    assert secret not in result.text and "[REDACTED:password]" in result.text
+    assert redact(result.text).text == result.text
+
+
+def test_a_putty_key_file_loses_its_private_lines_and_mac() -> None:
+    body = "AAAAIG" + "k" * 40 + "0123456789"
+    mac = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+    text = ("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 1\n"
+            f"AAAAC3NzaC1lZDI1NTE5AAAA\nPrivate-Lines: 1\n{body}\nPrivate-MAC: {mac}\n")
+    out = redact(text).text
+    assert body not in out and mac not in out
+    assert "AAAAC3NzaC1lZDI1NTE5AAAA" in out and "Public-Lines: 1" in out
+
+
+@pytest.mark.parametrize("text", [
+    "reset the password from the settings page (docs v2.4.1)",
+    "the password hash uses argon2id and sha256",
+    "passwords must be at least 12 characters long",
+    "log in with your GitHub account, then open 1Password",
+    "the login form posts to /api/v2/session",
+    "def ask(prompt='Password: ', stream=None):",
+    "credentials: Ed25519PrivateKey = Field(default=None)",
+    "postgres://user:password@localhost:5432/app is the compose default",
+])
+def test_prose_about_passwords_without_one_is_left_alone(text: str) -> None:
+    assert redact(text).text == text

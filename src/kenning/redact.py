@@ -1068,6 +1068,135 @@ def _xml(text: str) -> Iterator[_Span]:
 
 # --------------------------------------------------------------------------- driver
 
+# --------------------------------------------------------------------------- secrets in prose
+
+# A credential named in a sentence ("the staging password is X", "pw for the VPN: X", "login
+# with admin / X", "le mot de passe est X", "비밀번호는 X"): the value is the first token after
+# the name, on the same line and within a few words, that is shaped like a secret. The names
+# are the credential nouns of the languages capture reads; what follows them is judged by its
+# shape alone, so no linking words ("is", "ist", "est", "は") need listing.
+_PROSE_NAME_RE = re.compile(
+    r"(?<![\w:/@.$-])(?i:passwords?|passwd|passphrase|passcode|pw|pwd|login|log[ -]in|sign[ -]in"
+    r"|credentials?|creds|mot de passe|passwort|kennwort|contrase\u00f1a|senha|пароль)(?![\w-])"
+    r"|비밀번호|암호|パスワード|密码|口令"
+)
+_PROSE_WINDOW = 8  # tokens after the name
+_PROSE_SYMBOLS = frozenset("!@#$%^&*~?+=")
+_VERSION_RE = re.compile(r"v?\d+(?:\.\d+)++[\w.-]*+", re.IGNORECASE)
+_PROSE_TOKEN_RE = re.compile(r"\S{1,256}+")
+_PROSE_TRIM = "\"'`\u201c\u201d\u2018\u2019.,;:)("
+
+
+def _prose_secret(token: str) -> bool:
+    """A token shaped like a password rather than a word: letters with digits or symbols, long
+    enough, and not a version, path, address, identifier or placeholder."""
+    if not 6 <= len(token) <= 128 or _is_placeholder(token) or "://" in token:
+        return False
+    if token.startswith(("/", "~", "./", "-")) or _VERSION_RE.fullmatch(token):
+        return False
+    if any(c in "=()[]{}<>:@" for c in token) or _looks_like_code(token) or _looks_like_type(
+            token) or _CODE_NAME_RE.fullmatch(token):
+        return False  # code (an argument, a call, a type, a name), an address, a placeholder
+    letters = sum(c.isalpha() for c in token)
+    digits = sum(c.isdigit() for c in token)
+    if not letters:
+        return False
+    if any(c in _PROSE_SYMBOLS for c in token):
+        return True
+    if not digits or any(not c.isalnum() and c not in "_-" for c in token):
+        return False
+    # Letters and digits alone: a password mixes them more than a name such as "sha256",
+    # "argon2id" or "1Password" does.
+    return len(token) >= 8 and digits >= 2 and letters >= 2
+
+
+def _prose(text: str) -> Iterator[_Span]:
+    for m in _PROSE_NAME_RE.finditer(text):
+        line_end = text.find("\n", m.end())
+        rest_end = len(text) if line_end < 0 else line_end
+        for n, tok in enumerate(_PROSE_TOKEN_RE.finditer(text, m.end(), rest_end)):
+            if n >= _PROSE_WINDOW:
+                break
+            if tok.start() == m.end():
+                if not m.group()[0].isascii():
+                    continue  # a particle joined to the name ("비밀번호는")
+                break  # the name is part of a longer token ("password@host", "Password:")
+            raw = tok.group()
+            if raw.startswith("[REDACTED") or raw.lower().startswith("[redacted"):
+                break  # already a marker: this credential is taken care of
+            value = raw.strip(_PROSE_TRIM)
+            if value and _prose_secret(value):
+                start = tok.start() + raw.index(value)
+                yield start, start + len(value), "password"
+                break
+
+
+# Credentials given to commands as plain arguments: ``net use ... /user:NAME PASSWORD``,
+# ``htpasswd -b FILE USER PASSWORD``, ``requests.get(url, auth=("user", "PASSWORD"))``.
+_NET_USE_RE = re.compile(
+    r"(?i:\bnet[ \t]++use\b)[^\n]{0,256}?/(?i:user|u):[^\s]{1,128}+[ \t]++"
+    r"(?P<v>[^\s/*][^\s]{0,255}+)")
+_HTPASSWD_RE = re.compile(
+    r"\bhtpasswd(?:[ \t]++-[A-Za-z]{1,6}+)*?[ \t]++-[A-Za-z]{0,5}?b[A-Za-z]{0,5}+"
+    r"(?:[ \t]++-[A-Za-z]{1,6}+)*+[ \t]++\S{1,256}+[ \t]++\S{1,128}+[ \t]++(?P<v>\S{1,256}+)")
+_AUTH_TUPLE_RE = re.compile(
+    r"\bauth[ \t]*+=[ \t]*+\([ \t]*+(?P<q>[\"'])[^\"'\n]{0,128}+(?P=q)[ \t]*+,[ \t]*+"
+    r"(?P<vq>[\"'])(?P<v>[^\"'\n]{1,256}+)(?P=vq)")
+
+
+def _command_arguments(text: str) -> Iterator[_Span]:
+    if "net" in text.lower() and "use" in text.lower():
+        for m in _NET_USE_RE.finditer(text):
+            value = m.group("v").strip("\"'")
+            if not _is_placeholder(value):
+                start = m.start("v") + m.group("v").index(value)
+                yield start, start + len(value), "password"
+    if "htpasswd" in text:
+        for m in _HTPASSWD_RE.finditer(text):
+            value = m.group("v").strip("\"'")
+            if not _is_placeholder(value):
+                start = m.start("v") + m.group("v").index(value)
+                yield start, start + len(value), "password"
+    if "auth" in text:
+        for m in _AUTH_TUPLE_RE.finditer(text):
+            if not _is_placeholder(m.group("v")) and not _CODE_NAME_RE.fullmatch(m.group("v")):
+                yield m.start("v"), m.end("v"), "password"
+
+
+# A PuTTY private key file: the lines after "Private-Lines: N" and the file's MAC.
+_PPK_RE = re.compile(r"Private-Lines:[ \t]*+(?P<n>[0-9]{1,4})\r?\n")
+_PPK_LINE_RE = re.compile(r"[A-Za-z0-9+/=]{1,128}+\r?\n?")
+_PPK_MAC_RE = re.compile(r"Private-(?:MAC|Hash):[ \t]*+(?P<v>[0-9A-Fa-f]{16,128}+)")
+# A YAML block scalar under a secret's name: "password: >-" and the indented lines below it.
+_YAML_BLOCK_RE = re.compile(
+    r"^(?P<indent>[ \t]*+)(?P<name>[A-Za-z_][\w.-]{0,80}+):[ \t]*+[|>][+-]?[0-9]?[ \t]*+\r?\n"
+    r"(?P<v>(?:(?P=indent)[ \t]++[^\n]*+(?:\n|\Z)){1,64}+)", re.MULTILINE)
+
+
+def _key_files(text: str) -> Iterator[_Span]:
+    if "Private-Lines" in text:
+        for m in _PPK_RE.finditer(text):
+            pos, lines = m.end(), int(m.group("n"))
+            end = pos
+            for _ in range(lines):
+                line = _PPK_LINE_RE.match(text, end)
+                if line is None:
+                    break
+                end = line.end()
+            if end > pos:
+                yield pos, end - (1 if text[end - 1:end] == "\n" else 0), "private_key"
+        for m in _PPK_MAC_RE.finditer(text):
+            yield m.start("v"), m.end("v"), "private_key"
+    if ":" in text and ("|" in text or ">" in text):
+        for m in _YAML_BLOCK_RE.finditer(text):
+            kind = _secret_kind(m.group("name"))
+            body = m.group("v").rstrip("\n")
+            if kind is None or _is_placeholder(body.strip()):
+                continue
+            start = m.start("v") + (len(body) - len(body.lstrip()))
+            yield start, m.start("v") + len(body), kind
+
+
 _DETECTORS: tuple[_Detector, ...] = (
     _pem,
     _pem_base64,
@@ -1081,6 +1210,9 @@ _DETECTORS: tuple[_Detector, ...] = (
     _xml,
     _pairs,
     _assignments,
+    _key_files,
+    _command_arguments,
+    _prose,
 )
 
 
