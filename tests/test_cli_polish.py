@@ -165,3 +165,15 @@ def test_short_ids_from_a_range_match_the_lookup_per_id() -> None:
         around = store[max(0, lo - 1): hi + 2]
         assert short_ids_among(page, around) == short_ids(page, resolve)
     assert short_ids_among(["01NOTSTORED000"], store) is None
+
+
+def test_an_argument_that_is_not_utf8_is_one_line_of_error(cli_env: dict[str, str]) -> None:
+    proc = subprocess.run([KENNING.encode(), b"recall", b"caf\xe9"], env=cli_env,
+                          capture_output=True, timeout=120, check=False)
+    assert proc.returncode == 1
+    assert proc.stderr.decode() == "error: argument 2 is not valid UTF-8 text\n"
+
+
+def test_a_negative_offset_is_refused(cli_env: dict[str, str]) -> None:
+    proc = run(cli_env, "list", "--offset", "-5", code=2)
+    assert "--offset" in proc.stderr and "Traceback" not in proc.stderr

@@ -214,7 +214,7 @@ def list_(
     scope: ScopeOpt = None,
     agent: AgentOpt = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="At most this many.")] = 50,
-    offset: Annotated[int, typer.Option(help="Skip this many.")] = 0,
+    offset: Annotated[int, typer.Option(min=0, help="Skip this many.")] = 0,
     json_: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:

@@ -29,6 +29,12 @@ def main() -> int:
     # errors, which may quote the command line, are redacted too.
     sys.stdout = SafeStream(sys.stdout)
     sys.stderr = SafeStream(sys.stderr, redacting=True)
+    for n, arg in enumerate(argv, start=1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:  # the shell passed bytes that are not UTF-8
+            print(f"error: argument {n} is not valid UTF-8 text", file=sys.stderr)
+            return 1
     if argv[:1] in (["list"], ["show"], ["recall"], ["--version"]):
         from kenning.fastcli import main as fast_main
 
