@@ -1076,7 +1076,7 @@ def _xml(text: str) -> Iterator[_Span]:
 # are the credential nouns of the languages capture reads; what follows them is judged by its
 # shape alone, so no linking words ("is", "ist", "est", "は") need listing.
 _PROSE_NAME_RE = re.compile(
-    r"(?<![\w:/@.$-])(?i:passwords?|passwd|passphrase|passcode|pw|pwd|login|log[ -]in|sign[ -]in"
+    r"(?<![\w:/@.$-])(?i:passwords?|passwd|passphrase|passcode|pw|pwd|login|log[ -]in"
     r"|credentials?|creds|mot de passe|passwort|kennwort|contrase\u00f1a|senha|пароль)(?![\w-])"
     r"|비밀번호|암호|パスワード|密码|口令"
 )
@@ -1084,6 +1084,7 @@ _PROSE_WINDOW = 8  # tokens after the name
 _PROSE_SYMBOLS = frozenset("!@#$%^&*~?+=")
 _VERSION_RE = re.compile(r"v?\d+(?:\.\d+)++[\w.-]*+", re.IGNORECASE)
 _PROSE_TOKEN_RE = re.compile(r"\S{1,256}+")
+_ALNUM_RUN_RE = re.compile(r"[^\W\d_]++|\d++")
 _PROSE_TRIM = "\"'`\u201c\u201d\u2018\u2019.,;:)("
 
 
@@ -1106,8 +1107,11 @@ def _prose_secret(token: str) -> bool:
     if not digits or any(not c.isalnum() and c not in "_-" for c in token):
         return False
     # Letters and digits alone: a password mixes them more than a name such as "sha256",
-    # "argon2id" or "1Password" does.
-    return len(token) >= 8 and digits >= 2 and letters >= 2
+    # "argon2id", "1Password" or a label and its number ("billing-10") does: at least two
+    # runs of letters and two of digits.
+    runs = _ALNUM_RUN_RE.findall(token)
+    letter_runs = sum(r[0].isalpha() for r in runs)
+    return len(token) >= 8 and letter_runs >= 2 and len(runs) - letter_runs >= 2
 
 
 def _prose(text: str) -> Iterator[_Span]:
