@@ -129,9 +129,9 @@ def migrate_lowercase_index(directory: Path) -> str | None:
     return None
 
 
-# How Kenning's note under a person's MEMORY.md line begins: never imported as their words.
 # The memory types a detected rule is stored as (a convention, a decision).
 RULE_TYPES = frozenset({MemoryType.PREFERENCE.value, MemoryType.DECISION.value})
+# How Kenning's note under a person's MEMORY.md line begins: never imported as their words.
 NOTE_PREFIX = "  - Kenning: no longer current"
 NOTE_CHARS = 200  # of the replacing memory's summary in a note
 
