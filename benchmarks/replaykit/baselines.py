@@ -105,13 +105,19 @@ def none(story: Story) -> SystemRun:
     return run
 
 
-def bm25(story: Story) -> SystemRun:
+def _past_turn_search(story: Story, top: Callable[[str, list[str]], list[str]]) -> SystemRun:
+    """Every user turn stored; each prompt shown what ``top`` picks from the turns of earlier
+    sessions."""
     turns = _turns(story)
     run = _run(story, lambda i: [], lambda i: [],
-               lambda i, p: bm25_top(p, [t for ts in turns[:i] for t in ts]))
+               lambda i, p: top(p, [t for ts in turns[:i] for t in ts]))
     run.stored = {f"turn-{n}": t for n, t in enumerate(t for ts in turns for t in ts)}
     run.judged = None
     return run
+
+
+def bm25(story: Story) -> SystemRun:
+    return _past_turn_search(story, bm25_top)
 
 
 class _Vectors:
@@ -151,12 +157,7 @@ def dense_top(query: str, docs: list[str], k: int = TOP_K) -> list[str]:
 
 
 def dense(story: Story) -> SystemRun:
-    turns = _turns(story)
-    run = _run(story, lambda i: [], lambda i: [],
-               lambda i, p: dense_top(p, [t for ts in turns[:i] for t in ts]))
-    run.stored = {f"turn-{n}": t for n, t in enumerate(t for ts in turns for t in ts)}
-    run.judged = None
-    return run
+    return _past_turn_search(story, dense_top)
 
 
 def recency(story: Story) -> SystemRun:
