@@ -1149,14 +1149,12 @@ _AUTH_TUPLE_RE = re.compile(
 
 
 def _command_arguments(text: str) -> Iterator[_Span]:
-    if "net" in text.lower() and "use" in text.lower():
-        for m in _NET_USE_RE.finditer(text):
-            value = m.group("v").strip("\"'")
-            if not _is_placeholder(value):
-                start = m.start("v") + m.group("v").index(value)
-                yield start, start + len(value), "password"
-    if "htpasswd" in text:
-        for m in _HTPASSWD_RE.finditer(text):
+    low = text.lower()
+    for pattern, present in ((_NET_USE_RE, "net" in low and "use" in low),
+                             (_HTPASSWD_RE, "htpasswd" in text)):
+        if not present:
+            continue
+        for m in pattern.finditer(text):
             value = m.group("v").strip("\"'")
             if not _is_placeholder(value):
                 start = m.start("v") + m.group("v").index(value)
