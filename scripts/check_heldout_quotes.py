@@ -249,17 +249,19 @@ def heldout_files() -> list[Path]:
 
 
 def labelled_heldout() -> list[Path]:
-    """The held-out labelled files: the benchmarks' and the detector corpus's test split."""
+    """The held-out labelled files: the benchmarks', and the test splits of the detector corpus
+    and of the statement pairs."""
     return sorted((BENCH / "data" / "heldout").glob("*.jsonl")) + sorted(
-        (TRAINING / "data").glob("test*.jsonl"))
+        (TRAINING / "data").glob("test*.jsonl")) + sorted(
+        (TRAINING / "data" / "pairs").glob("test*.jsonl"))
 
 
 def labelled_dev() -> list[Path]:
-    """The dev labelled files: the benchmarks' sets written here and the corpus's train and
-    dev splits."""
-    return sorted((BENCH / "data").glob("*.jsonl")) + [
-        p for p in ((TRAINING / "data" / "train.jsonl"), (TRAINING / "data" / "dev.jsonl"))
-        if p.exists()]
+    """The dev labelled files: the benchmarks' sets written here and the train and dev splits
+    of the detector corpus and of the statement pairs."""
+    corpus = [TRAINING / "data" / f"{name}.jsonl" for name in ("train", "dev")]
+    pairs = [TRAINING / "data" / "pairs" / f"{name}.jsonl" for name in ("train", "dev")]
+    return sorted((BENCH / "data").glob("*.jsonl")) + [p for p in corpus + pairs if p.exists()]
 
 
 def digests() -> dict[str, str]:

@@ -293,7 +293,7 @@ NON_RULES: list[str] = [
     "we always end up with merge conflicts in package.json",
     "I never use the debugger, honestly",
     "Prefer the second option.",
-    "Let's go with option B.",
+    "Let's take option B then.",
     "We decided to grab lunch.",
     "The plan is to finish this today.",
     "OK, use pnpm to install it and then run the dev server.",
