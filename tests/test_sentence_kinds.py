@@ -67,6 +67,10 @@ def test_weights_that_are_missing_corrupt_or_for_another_encoder_are_refused(
     bad.write_bytes(b"not a zip")
     with pytest.raises(DetectorUnavailable):
         Weights.load(bad)
+    torn = tmp_path / "torn.npz"
+    torn.write_bytes(b"PK\x03\x04 torn")
+    with pytest.raises(DetectorUnavailable):
+        Weights.load(torn)
     other = tmp_path / "other.npz"
     np.savez(other, matrix=np.zeros((5, 3)), labels=np.array(["a", "b", "c"]),
              encoder=np.array("two-words"))

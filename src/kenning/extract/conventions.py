@@ -3373,3 +3373,13 @@ def _narrower(fn: _Facts, fo: _Facts, subject: str) -> bool:
     if extra_new:
         return True
     return bool(extra_old and fn.scope and not _overlap(set(fn.scope), set(fo.scope)))
+
+
+def rule_as_said(sentence: str, kind: Literal["convention", "decision"], *, change: bool,
+                 confidence: float) -> Rule:
+    """The Rule of a statement the learned sentence detector judged a standing rule: its text is
+    the statement whole, as said (no frame above cut it down), with the subject and terms that
+    let a later rule about the same thing replace it."""
+    text = _clip(sentence, 400)
+    return Rule(kind, text, _clip(sentence, MAX_SAID), _subject(text, _facts(text)),
+                frozenset(_term_list(text)), change, _replaces(text), confidence)

@@ -17,6 +17,7 @@ a per-prompt hook.
 from __future__ import annotations
 
 import re
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,19 +49,25 @@ class DetectorUnavailable(RuntimeError):
 
 @dataclass(frozen=True)
 class Sentence:
-    """One piece of a message with the piece before it (empty for the first)."""
+    """One piece of a message with the piece before it (empty for the first); ``opens_line``
+    when it starts a line, bullet or heading rather than following a sentence on its line."""
 
     text: str
     before: str
+    opens_line: bool = True
 
 
 @dataclass(frozen=True)
 class Judged:
-    """A sentence and what the detector says it does."""
+    """A sentence, what the detector says it does (its likeliest label and that label's
+    probability) and how likely it is worth keeping at all (the kept labels' probabilities
+    summed: a sentence torn between convention and decision is still surely a rule)."""
 
     text: str
     label: str
     probability: float
+    kept_probability: float = 0.0
+    opens_line: bool = True
 
     @property
     def kept(self) -> bool:
@@ -70,7 +77,7 @@ class Judged:
 def sentences(message: str) -> list[Sentence]:
     """``message`` cut into sentences: each non-empty line, a bullet or heading on its own, a
     line's prose split at sentence ends outside code spans. Code blocks stay whole."""
-    pieces: list[str] = []
+    pieces: list[tuple[str, bool]] = []
     spans: list[str] = []
 
     def hide(match: re.Match[str]) -> str:
@@ -82,16 +89,17 @@ def sentences(message: str) -> list[Sentence]:
         line = _HEADING.sub("", _BULLET.sub("", line)).strip()
         if not line:
             continue
-        pieces.extend(p.strip() for p in _SENTENCE_END.split(line) if p.strip())
+        parts = [p.strip() for p in _SENTENCE_END.split(line) if p.strip()]
+        pieces.extend((p, n == 0) for n, p in enumerate(parts))
 
     def unhide(text: str) -> str:
         return re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], text)
 
     out: list[Sentence] = []
     before = ""
-    for piece in pieces:
+    for piece, opens in pieces:
         text = unhide(piece)[:MAX_SENTENCE_CHARS]
-        out.append(Sentence(text, before))
+        out.append(Sentence(text, before, opens))
         before = text
     return out
 
@@ -113,7 +121,7 @@ class Weights:
                 matrix = np.asarray(data["matrix"], dtype=np.float32)
                 labels = tuple(str(x) for x in data["labels"])
                 encoder = str(data["encoder"])
-        except (OSError, KeyError, ValueError) as exc:
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise DetectorUnavailable(f"cannot read {path}: {exc}") from exc
         if labels != LABELS or matrix.ndim != 2 or matrix.shape[1] != len(LABELS):
             raise DetectorUnavailable(f"{path} holds another label set or shape")
@@ -167,8 +175,11 @@ class SentenceKinds:
                      np.stack([vecs[b] if b else zero for b in befores]))
         probs = probabilities(self.weights, x)
         best = probs.argmax(axis=1)
-        return [Judged(t, self.weights.labels[int(i)], float(probs[n, int(i)]))
-                for n, (t, i) in enumerate(zip(texts, best, strict=True))]
+        kept = probs[:, [n for n, label in enumerate(self.weights.labels) if label in KEPT]]
+        kept_p = kept.sum(axis=1)
+        return [Judged(s.text, self.weights.labels[int(i)], float(probs[n, int(i)]),
+                       float(kept_p[n]), s.opens_line)
+                for n, (s, i) in enumerate(zip(items, best, strict=True))]
 
     def judge_message(self, message: str) -> list[Judged]:
         """Every sentence of ``message`` with its label."""

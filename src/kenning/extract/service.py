@@ -178,8 +178,11 @@ class ExtractionService:
         if transcript is not None:
             tr = read_transcript(transcript)
             cands += rules.from_transcript(tr)
+            learned, detector = self.learned_statements(tr, cands)
+            cands += learned
             sources["transcript"] = {"path": tr.path, "session_id": tr.session_id,
-                                     "events": len(tr.events), "skipped_lines": tr.skipped_lines}
+                                     "events": len(tr.events), "skipped_lines": tr.skipped_lines,
+                                     "detector": detector, "learned": len(learned)}
         where = repo
         if where is None and tr is not None and tr.cwd and Path(tr.cwd).is_dir():
             where = tr.cwd  # the session's own project
@@ -245,6 +248,7 @@ class ExtractionService:
             replaced += self.supersede_commands(fresh, applied[: len(fresh)])
             replaced += self.supersede_dropped(fresh, applied[: len(fresh)])
             replaced += self.retire_dropped_said(fresh, applied[: len(fresh)])
+            replaced += self.supersede_by_meaning(fresh, applied[: len(fresh)])
             if tr is not None:
                 replaced += self.supersede_taken_out(fresh, applied[: len(fresh)],
                                                      rules.code_taken_out(tr))
@@ -266,6 +270,29 @@ class ExtractionService:
             "llm": llm_report,
             "elapsed_ms": round((time.perf_counter() - started) * 1000, 2),
         }
+
+    def learned_statements(self, tr: Any, cands: list[Any]) -> tuple[list[Any], str]:
+        """What the learned sentence detector finds the user stated beyond ``cands``, and how
+        the detector fared ("used", or why not). Without the shipped encoder (no embedder, or
+        another model configured) there is no detector to run; a missing or corrupt weights
+        file, or a failure while judging, is logged for ``kenning doctor``: the session's
+        other candidates, and its kept user turns, are stored all the same."""
+        from kenning.extract.sentence_kinds import SentenceKinds, Weights
+        from kenning.extract.statements import user_statements
+
+        if self.embedder is None:
+            return [], "no embedder"
+        try:
+            weights = Weights.load()
+            if weights.encoder != getattr(self.embedder, "id", None):
+                return [], f"trained for {weights.encoder}, not {self.embedder.id}"
+            kinds = SentenceKinds(self.embedder, weights)
+            return user_statements(tr, kinds.judge, cands), "used"
+        except Exception as exc:  # a missing or corrupt weights file, or a bug in judging
+            from kenning.errorlog import log_error
+
+            log_error("extract: sentence detector", exc)
+            return [], f"failed: {exc}"
 
     def prune_episodes(self, options: EpisodeOptions, now_ms: int) -> int:
         """Forget this project's episodes that ``episodes.prune_plan`` drops; how many."""
@@ -404,6 +431,79 @@ class ExtractionService:
             if spelled:
                 out += self._end_turns(new, re.compile(
                     rf"(?<![\w/-]){re.escape(spelled)}(?![\w/-])", re.I), turns, closed)
+        return out
+
+    def supersede_by_meaning(self, fresh: list[Any], applied: list[Memory]
+                             ) -> list[dict[str, str]]:
+        """Each newly stored statement of the user (a rule, decision, command or fact, found by
+        the phrase rules or the learned detector) ends the current memories it replaces, as the
+        learned pair judge (``rule_pairs``) reads the two statements: the nearest few rules,
+        decisions, patterns and discoveries of earlier sessions by vector, each judged, those whose
+        probability of being replaced reaches the judge's threshold ended, with it in the
+        reason. Kept user turns of earlier sessions that say the ended statement end with it.
+        Without the shipped encoder or the judge's weights nothing is ended (a missing or
+        corrupt weights file is logged for ``kenning doctor``). ``{"new": id, "old": id}`` per
+        replacement."""
+        import numpy as np
+
+        from kenning.extract.rule_pairs import PairJudge
+
+        stated = sorted(((c, m) for c, m in zip(fresh, applied, strict=False)
+                         if m.is_new and _user_statement(c)),
+                        key=lambda cm: min(cm[0].provenance.get("lines") or [0]))
+        if self._supersede is None or self.embedder is None or not stated:
+            return []
+        try:
+            judge = PairJudge()
+        except Exception as exc:  # a missing or corrupt weights file
+            from kenning.errorlog import log_error
+
+            log_error("extract: pair judge", exc)
+            return []
+        if judge.encoder != self.embedder.id:
+            return []
+        pool = [m for m in self.store.list(Filters(project=self.project, types=(
+            MemoryType.PREFERENCE, MemoryType.DECISION, MemoryType.PATTERN,
+            MemoryType.DISCOVERY)), limit=500) if m.valid_to is None]
+        if not pool:
+            return []
+        this_session = {m.id for _, m in stated}
+        said = {m.id: _statement_of(m) for m in pool}
+        news = [_statement_of(m) for _, m in stated]
+        texts = list(dict.fromkeys([*news, *said.values()]))
+        vecs = dict(zip(texts, self.embedder.embed(texts), strict=True))
+        turns = self._current_turns()
+        out: list[dict[str, str]] = []
+        closed: set[str] = set()
+        session = (stated[0][1].metadata.get("provenance") or {}).get("session_id")
+        for (_, new), text in zip(stated, news, strict=True):
+            # statements of one session are read together, never as replacing each other:
+            # two rules said in one breath are both meant (a change said within a session is
+            # for the phrase rules above, which see its words)
+            olds = [m for m in pool if m.id not in this_session and m.id not in closed
+                    and m.created_at <= new.created_at
+                    and not (session and (m.metadata.get("provenance") or {}).get(
+                        "session_id") == session)]
+            near = sorted(olds, key=lambda m: -float(vecs[said[m.id]] @ vecs[text]))
+            near = [m for m in near[:PAIR_CANDIDATES]
+                    if float(vecs[said[m.id]] @ vecs[text]) >= PAIR_FLOOR]
+            if not near:
+                continue
+            probs = judge.replaces(np.stack([vecs[said[m.id]] for m in near]),
+                                   np.stack([vecs[text]] * len(near)),
+                                   [said[m.id] for m in near], [text] * len(near))
+            for old, p in zip(near, probs, strict=True):
+                if float(p) < judge.replaces_at:
+                    continue
+                self._supersede(new.id, old.id,
+                                f"replaced by a later statement (judged {float(p):.2f}): "
+                                f"{new.summary[:120]}")
+                closed.add(old.id)
+                out.append({"new": new.id, "old": old.id})
+                words = said[old.id].split()[:TURN_QUOTE_WORDS]
+                if len(" ".join(words)) >= MIN_TURN_QUOTE:
+                    out += self._end_turns(new, re.compile(r"\s+".join(map(re.escape, words)),
+                                                           re.I), turns, closed)
         return out
 
     def _current_turns(self) -> list[Memory]:
@@ -773,6 +873,30 @@ def _different_failures(a: Any, b: Any) -> bool:
 # A stated rule this close in meaning to a stored, current one on the same subject (and not
 # replacing it) says the same thing again.
 RULE_DUPLICATE = 0.75
+# The earlier memories a new statement is judged against: its nearest few by vector, no farther
+# than this cosine (far apart in meaning, no judge is needed to keep both).
+PAIR_CANDIDATES = 8
+PAIR_FLOOR = 0.3
+# An ended statement's first words, which a kept user turn must hold to end with it (when they
+# are at least MIN_TURN_QUOTE characters: a short one could be anybody's words).
+TURN_QUOTE_WORDS = 10
+MIN_TURN_QUOTE = 20
+
+
+def _user_statement(c: Any) -> bool:
+    """Whether candidate ``c`` holds something the user stated (not the assistant's, not a
+    failure's or a command run's)."""
+    rule = c.extra.get("rule")
+    return bool(c.extra.get("learned")) or (isinstance(rule, dict)
+                                            and rule.get("speaker") == "user")
+
+
+def _statement_of(m: Memory) -> str:
+    """A memory as a statement to judge: the user's words when it keeps them, else its
+    summary."""
+    rule = m.metadata.get("rule")
+    said = m.metadata.get("said") or (rule.get("said") if isinstance(rule, dict) else None)
+    return str(said) if isinstance(said, str) and said.strip() else m.summary
 
 
 def _same_rule(cand: Any, stored: Memory) -> bool:
