@@ -98,7 +98,8 @@ def from_json(data: dict[str, Any]) -> scoring.SystemRun:
         sessions=sessions, stored=data["stored"], stored_kinds=data.get("stored_kinds", {}),
         judged=data["judged"],
         latencies=data["latencies"], hook_failures=data["hook_failures"],
-        hook_timeouts=data["hook_timeouts"], hook_errors=data["hook_errors"])
+        hook_timeouts=data["hook_timeouts"], hook_errors=data["hook_errors"],
+        ended=data.get("ended", []))
 
 
 def fmt(value: object) -> str:
@@ -247,6 +248,8 @@ def report(result: dict[str, Any], out: Path) -> None:
           + f"); also-true lessons kept {fmt(k.get('also_recall'))}")
     print("changes handled (successor seen, old not shown as current): " + ", ".join(
         f"{n} {fmt(result['systems'][n].get('changes_current'))}" for n in SYSTEMS))
+    print(f"rules in force hidden by a wrong supersession (kenning; goal 0): "
+          f"{fmt(k.get('hidden_in_force'))}")
     print("units shown that carry no annotated lesson: " + ", ".join(
         f"{n} {fmt(result['systems'][n].get('shown_carrying_nothing'))}" for n in SYSTEMS))
     run = result["run"]

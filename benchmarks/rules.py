@@ -12,7 +12,8 @@ that message (case-insensitive substrings); precision = right found rules / foun
 (anything found there is wrong). Supersession (``supersedes`` on the first rule found in each
 message of a pair, with the embedding similarity of the two rule texts): precision and recall of
 the "supersedes" label; a pair where no rule is found on either side counts as "not
-superseding".
+superseding". Beside it, the learned pair judge (``kenning.extract.rule_pairs``) on each pair's
+two messages whole, at its shipped threshold.
 """
 
 from __future__ import annotations
@@ -130,6 +131,38 @@ def supersession(pairs: list[dict[str, Any]], similarity: Any) -> dict[str, Any]
             "false_supersession": fp, "missed": fn, "wrong": wrong}
 
 
+def learned_supersession(pairs: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Precision and recall of the learned pair judge (``kenning.extract.rule_pairs``) on the
+    labelled pairs, each message taken whole: a pair is said to supersede when the judge's
+    probability of "replaces" reaches its shipped threshold. None when the judge or the
+    embedder cannot load."""
+    try:
+        from kenning.embed import default_embedder
+        from kenning.extract.rule_pairs import PairJudge
+
+        judge, emb = PairJudge(), default_embedder()
+    except Exception as exc:
+        print(f"(no learned pair judge: {exc})")
+        return None
+    if emb is None or not pairs:
+        return None
+    old = emb.embed([p["old"] for p in pairs])
+    new = emb.embed([p["new"] for p in pairs])
+    probs = judge.replaces(old, new, [p["old"] for p in pairs], [p["new"] for p in pairs])
+    tp = fp = fn = 0
+    wrong: list[dict[str, Any]] = []
+    for pair, prob in zip(pairs, probs, strict=True):
+        said, truth = float(prob) >= judge.replaces_at, pair["label"] == "supersedes"
+        tp += said and truth
+        fp += said and not truth
+        fn += truth and not said
+        if said != truth:
+            wrong.append({"id": pair["id"], "label": pair["label"], "said": said,
+                          "probability": round(float(prob), 3)})
+    return {"precision": _ratio(tp, tp + fp), "recall": _ratio(tp, tp + fn),
+            "false_supersession": fp, "missed": fn, "wrong": wrong}
+
+
 def _similarity() -> Any:
     """Cosine similarity of two texts with Kenning's embedder, or None when it cannot load."""
     try:
@@ -162,11 +195,13 @@ def score_set(name: str, similarity: Any, learned: Callable[[str], list[str]] | 
               ) -> dict[str, Any]:
     """Detection (the rule detector, and the learned detector beside it) and supersession on
     one set's two files."""
-    messages = _load(SETS[name][0])
-    out = {"detection": detection(messages),
-           "supersession": supersession(_load(SETS[name][1]), similarity)}
+    messages, pairs = _load(SETS[name][0]), _load(SETS[name][1])
+    out = {"detection": detection(messages), "supersession": supersession(pairs, similarity)}
     if learned is not None:
         out["learned_detection"] = detection(messages, learned)
+    judged = learned_supersession(pairs)
+    if judged is not None:
+        out["learned_supersession"] = judged
     return out
 
 
@@ -201,6 +236,12 @@ def rows(scores: dict[str, dict[str, Any]]) -> list[str]:
     row("supersession precision", [p["precision"] for p in sup])
     row("supersession recall", [p["recall"] for p in sup])
     row("false supersessions", [p["false_supersession"] for p in sup])
+    judged = [scores[n]["learned_supersession"] for n in names
+              if "learned_supersession" in scores[n]]
+    if len(judged) == len(names):
+        row("learned pair judge: supersession precision", [p["precision"] for p in judged])
+        row("learned pair judge: supersession recall", [p["recall"] for p in judged])
+        row("learned pair judge: false supersessions", [p["false_supersession"] for p in judged])
     return out
 
 
@@ -238,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"old={w['old']}")
     if "heldout" in scores:
         # Only figures for the held-out set: its misses would be a list to tune against.
-        for part in ("detection", "learned_detection", "supersession"):
+        for part in ("detection", "learned_detection", "supersession", "learned_supersession"):
             for key in ("misses", "false", "wrong"):
                 scores["heldout"].get(part, {}).pop(key, None)
     args.out.parent.mkdir(parents=True, exist_ok=True)

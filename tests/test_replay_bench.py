@@ -174,6 +174,18 @@ def test_capture_precision_and_recall() -> None:
     assert fig["missed"] == [RUFF.id]
 
 
+def test_a_rule_in_force_whose_every_memory_was_ended_counts_as_hidden() -> None:
+    stored = {"a": "format with black", "b": "uv run pytest -q passed",
+              "c": "Run tests with `uv run pytest`", "d": "format with ruff"}
+    kinds = {"a": "preference", "b": "pattern", "c": "episodic", "d": "preference"}
+    # black was replaced (ending it is right); the command is in force: ended in its one
+    # memory, it is hidden, whatever a kept user turn still says
+    assert scoring.hidden_in_force(story(), stored, kinds, ["a", "b"]) == [CMD.id]
+    assert scoring.hidden_in_force(story(), stored, kinds, ["a"]) == []
+    assert scoring.hidden_in_force(story(), {**stored, "e": "uv run pytest"}, kinds,
+                                   ["b"]) == []
+
+
 def test_also_true_lessons_count_for_precision_with_also_only() -> None:
     also = lesson("also-makefile", "command", "make check runs the linters", "make check")
     stored = {"a": "format with black", "b": "Run `make check` before a commit.",

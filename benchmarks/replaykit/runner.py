@@ -224,6 +224,7 @@ class StoryReplay:
             self.session(index, session)
         errors = self.error_log.read_text().splitlines() if self.error_log.exists() else []
         self.run.hook_errors = [json.loads(x) for x in errors if x.strip()]
+        self.run.ended = kenning_ended(self)
         return self.run
 
     def session(self, index: int, session: Session) -> None:
@@ -399,3 +400,15 @@ def kenning_snapshot(replay: StoryReplay, at_ms: int) -> dict[str, tuple[str, fl
         return {m.id: (f"{m.summary}\n{m.content}", m.confidence,
                        "episodic" if "episodic" in m.tags else m.type.value)
                 for m in k.list(limit=None)}
+
+
+def kenning_ended(replay: StoryReplay) -> list[str]:
+    """The ids of the story's memories that are no longer current (their validity closed:
+    superseded, failed or retired), read through Kenning's public API without an embedder."""
+    from kenning import Kenning
+
+    if not os.path.exists(replay.store_path):
+        return []
+    with Kenning(replay.store_path, project=replay.kenning_project, embedder=None,
+                 clock=lambda: replay.now_ms) as k:
+        return sorted(m.id for m in k.list(limit=None) if m.valid_to is not None)

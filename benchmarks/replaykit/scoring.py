@@ -20,6 +20,9 @@ Figures (each per story and overall; overall figures pool the stories' items):
   sees (SessionStart context + MEMORY.md as loaded + the context of that prompt and of the
   prompts before it since the session started or was last compacted: the conversation still
   holds them), averaged;
+- ``hidden_in_force``: lessons still in force at the story's end that some stored memory
+  carried and that every memory carrying them no longer presents as current (a wrong
+  supersession hid a rule in force; the count, pooled);
 - ``stale_shown``: (probe, stale lesson) pairs where the stale lesson is presented as current
   (a unit carries it, carries none of its successors and has no marker such as "superseded");
 - ``changes_current``: of the same pairs, those where the model sees the successor the probe
@@ -133,6 +136,8 @@ class SystemRun:
     hook_failures: int = 0
     hook_timeouts: int = 0
     hook_errors: list[dict[str, Any]] = field(default_factory=list)
+    # stored memories no longer current when the story ends (superseded, failed, retired)
+    ended: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -188,6 +193,24 @@ def capture(story: Story, stored: dict[str, str], kinds: dict[str, str] | None =
                                        if mid not in also_ids and mid in kinds),
             "episodic": len(stored) - len(distilled), "captured_any": len(got | episodic_got),
             "missed": sorted(le.id for le in story.lessons if le.id not in got)}
+
+
+def hidden_in_force(story: Story, stored: dict[str, str], kinds: dict[str, str],
+                    ended: Iterable[str]) -> list[str]:
+    """Lessons still in force when the story ends (never replaced or failed) that a stored
+    memory carried, where every memory carrying them has been ended: a wrong supersession hid
+    a rule the agent should still follow. Kept user turns are raw records and left out."""
+    gone = set(ended)
+    stale = story.ended_in()
+    out = []
+    for le in story.lessons:
+        if le.id in stale:
+            continue
+        carriers = [mid for mid, text in stored.items()
+                    if kinds.get(mid) != "episodic" and le.found_in(text)]
+        if carriers and all(mid in gone for mid in carriers):
+            out.append(le.id)
+    return out
 
 
 def shown_as_current(story: Story, lesson_id: str, units: Iterable[str]) -> bool:
@@ -353,6 +376,8 @@ def score_story(story: Story, run: SystemRun) -> dict[str, Any]:
         out["capture_recall"] = _ratio(cap["captured"], cap["lessons"])
         out["capture_precision_with_also"] = _ratio(cap["useful_with_also"], cap["stored"])
         out["also_recall"] = _ratio(cap["also_captured"], cap["also"])
+        out["hidden_in_force"] = hidden_in_force(story, run.stored, run.stored_kinds,
+                                                 run.ended)
     if run.judged is not None:
         right, total = learning(story, run.judged)
         out.update({"learning_right": right, "learning_events": total,
@@ -402,6 +427,7 @@ def overall(per_story: list[dict[str, Any]], runs: list[SystemRun],
         out["capture_precision_with_also"] = _ratio(total("useful_with_also"), total("stored"))
         out["also_recall"] = _ratio(total("also_captured"), total("also"))
         out["episodic_stored"] = int(total("episodic"))
+        out["hidden_in_force"] = sum(len(s.get("hidden_in_force", ())) for s in per_story)
         out["capture_recall_with_episodic"] = _ratio(
             total("captured_any"), total("lessons"))
     has_learning = any("learning" in s for s in per_story)
