@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kenning import Kenning
+from kenning.embed import MiniLMEmbedder
 from kenning.extract.candidates import Candidate
-from kenning.extract.sentence_kinds import Judged, Sentence
+from kenning.extract.sentence_kinds import Judged, Sentence, SentenceKinds
 from kenning.extract.statements import MAX_STATEMENTS, user_statements
 from kenning.extract.transcript import read_transcript
 from tests.mcp_fixtures import CWD, TranscriptWriter
@@ -108,3 +109,16 @@ def test_a_paragraph_of_kept_sentences_is_several_statements_of_two_at_most(
     got = [c.text for c in user_statements(t, judge_by_marker, [])]
     assert got == ["RULE one is here. RULE two is here.",
                    "RULE three is here. RULE four is here.", "RULE five is here."]
+
+
+def test_bad_input_gives_no_statement_and_no_error(tmp_path: Path,
+                                                  embedder: MiniLMEmbedder) -> None:
+    """With the shipped detector: code alone, commands alone, binary junk and a huge message
+    state nothing; a stand-in shows the words outside code are what count."""
+    t = read_transcript(transcript(
+        tmp_path, "```\ndef f(x):\n    return x + 1\n```", "`make test` `make lint`",
+        "\x00\x01\x02 \ufffd\ufffd \x7f", "x" * 200_000))
+    assert user_statements(t, SentenceKinds(embedder).judge, []) == []
+    t = read_transcript(transcript(tmp_path, "RULE ```\nmake test\n```", "RULE `make test`",
+                                   "RULE 常にテストを書く。"))
+    assert [c.text for c in user_statements(t, judge_by_marker, [])] == ["RULE 常にテストを書く。"]

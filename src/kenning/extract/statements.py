@@ -32,16 +32,24 @@ KEEP_AT = 0.6
 # Share of a statement's words that another candidate of the same message must hold for the
 # statement to count as already captured.
 COVERED_SHARE = 0.6
-MAX_STATEMENTS = 12  # per session: a pasted instruction file is not twelve lessons a session
-MIN_WORDS = 3
+# Per session, the surest first: a pasted instruction file must not flood the store at once
+# (what it says is kept in the user's turn all the same).
+MAX_STATEMENTS = 12
+MIN_WORDS = 2  # words (``_WORD``) outside code
 # A statement is a sentence and at most one more on its line (a rule and its second half), in at
 # most this many characters: a whole paragraph of kept sentences is several statements.
 MAX_RUN = 2
 MAX_RUN_CHARS = 300
 # A question states nothing, whatever its words: the detector, trained mostly on written
-# documentation, can read "what does src/x.py do again?" as a fact about the project.
+# documentation, can read a question about a file as a fact about the project.
 _QUESTION_MARKS = ("?", "？")
-_WORD = re.compile(r"[^\W_]{3,}|[^\W\d_]", re.U)
+# A word: three letters or digits or more, or one character of a script written without spaces
+# (kana, CJK ideographs, hangul syllables).
+_UNSPACED = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_WORD = re.compile(rf"[^\W_{_UNSPACED}]{{3,}}|[{_UNSPACED}]", re.U)
+# Code blocks and spans: a statement needs MIN_WORDS words outside them (a message of commands
+# or code alone states nothing in words).
+_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)
 
 # Each label the detector gives, as the memory it becomes: (candidate kind, memory type,
 # category, episode, the rule kind a later change matches against or None).
@@ -108,7 +116,7 @@ def user_statements(t: Transcript, judge: Judge, others: Iterable[Candidate],
         covered = by_line.get(u.line, [])
         for run in _runs(judge(items), keep_at):
             text = " ".join(j.text for j in run)
-            if len(_words(text)) < MIN_WORDS or _covered(text, covered):
+            if len(_words(_CODE.sub(" ", text))) < MIN_WORDS or _covered(text, covered):
                 continue
             sure = min(j.kept_probability for j in run)
             label = _label(run)
