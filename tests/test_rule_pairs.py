@@ -100,6 +100,11 @@ def test_pairs_split_by_repository_and_the_threshold_is_chosen_for_precision(
     assert len(where) == 7  # every repository on one side, the malformed line skipped
     y = np.array([0, 0, 0, 2, 0, 2, 3, 3])
     p = np.array([0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.3, 0.1])
+    monkeypatch.setattr(pairs_script, "TARGET_PRECISION", 0.9)
     at = pairs_script.threshold(y, p)
     assert at == pytest.approx(0.85)  # from 0.8 down, a compatible pair would count
     assert pairs_script.replaces_figures(y, p, at)["hidden_in_force"] == 0
+    monkeypatch.setattr(pairs_script, "TARGET_PRECISION", 0.7)
+    at = pairs_script.threshold(y, p)
+    assert at == pytest.approx(0.7)  # 4 of 5 right; from 0.6 down, 4 of 6
+    assert pairs_script.replaces_figures(y, p, at)["hidden_in_force"] == 1
