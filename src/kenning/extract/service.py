@@ -437,10 +437,11 @@ class ExtractionService:
                              ) -> list[dict[str, str]]:
         """Each newly stored statement of the user (a rule, decision, command or fact, found by
         the phrase rules or the learned detector) ends the current memories it replaces, as the
-        learned pair judge (``rule_pairs``) reads the two statements: the nearest few rules,
-        decisions, patterns and discoveries of earlier sessions by vector, each judged, those whose
-        probability of being replaced reaches the judge's threshold ended, with it in the
-        reason. Kept user turns of earlier sessions that say the ended statement end with it.
+        learned pair judge (``rule_pairs``) reads the two statements: the rules, decisions,
+        patterns and discoveries of earlier sessions nearest by the vectors the store holds are
+        short-listed, the nearest few of those by their statements' own vectors judged, and
+        those whose probability of being replaced reaches the judge's threshold ended, with it
+        in the reason. Kept user turns of earlier sessions that say the ended statement end with it.
         Without the shipped encoder or the judge's weights nothing is ended (a missing or
         corrupt weights file is logged for ``kenning doctor``). ``{"new": id, "old": id}`` per
         replacement."""
@@ -467,11 +468,26 @@ class ExtractionService:
             MemoryType.DISCOVERY)), limit=500) if m.valid_to is None]
         if not pool:
             return []
+        embedder = self.embedder
         this_session = {m.id for _, m in stated}
         said = {m.id: _statement_of(m) for m in pool}
         news = [_statement_of(m) for _, m in stated]
-        texts = list(dict.fromkeys([*news, *said.values()]))
-        vecs = dict(zip(texts, self.embedder.embed(texts), strict=True))
+        vecs = dict(zip(news, embedder.embed(news), strict=True))
+        # the nearest by the vectors the store already holds (a memory written moments ago
+        # may still wait for its own: the newest few of those are embedded here); only the
+        # statements of those nearest are embedded for the judge
+        stored = dict(self.store.vectors_of([m.id for m in pool], embedder.id))
+        waiting = sorted((m for m in pool if m.id not in stored and m.id not in this_session),
+                         key=lambda m: -m.created_at)[:MAX_EMBED_NOW]
+        if waiting:
+            stored.update(zip([m.id for m in waiting], embedder.embed(
+                [embedding_text(m.topic, m.summary, m.content) for m in waiting]), strict=True))
+
+        def statement_vectors(ms: list[Memory]) -> None:
+            todo = list(dict.fromkeys(said[m.id] for m in ms if said[m.id] not in vecs))
+            if todo:
+                vecs.update(zip(todo, embedder.embed(todo), strict=True))
+
         turns = self._current_turns()
         out: list[dict[str, str]] = []
         closed: set[str] = set()
@@ -484,7 +500,10 @@ class ExtractionService:
                     and m.created_at <= new.created_at
                     and not (session and (m.metadata.get("provenance") or {}).get(
                         "session_id") == session)]
-            near = sorted(olds, key=lambda m: -float(vecs[said[m.id]] @ vecs[text]))
+            near = sorted((m for m in olds if m.id in stored),
+                          key=lambda m: -float(stored[m.id] @ vecs[text]))[:PAIR_SHORTLIST]
+            statement_vectors(near)
+            near = sorted(near, key=lambda m: -float(vecs[said[m.id]] @ vecs[text]))
             near = [m for m in near[:PAIR_CANDIDATES]
                     if float(vecs[said[m.id]] @ vecs[text]) >= PAIR_FLOOR]
             if not near:
@@ -877,6 +896,10 @@ RULE_DUPLICATE = 0.75
 # than this cosine (far apart in meaning, no judge is needed to keep both).
 PAIR_CANDIDATES = 8
 PAIR_FLOOR = 0.3
+# How many are short-listed first by the vectors the store holds (of a memory's whole text, not
+# the statement alone): embedding the statements of every current memory at each session end
+# would cost about 4 ms each, 2 s for a store of 500.
+PAIR_SHORTLIST = 3 * PAIR_CANDIDATES
 # An ended statement's first words, which a kept user turn must hold to end with it (when they
 # are at least MIN_TURN_QUOTE characters: a short one could be anybody's words).
 TURN_QUOTE_WORDS = 10
