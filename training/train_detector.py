@@ -29,6 +29,7 @@ import hashlib
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -71,39 +72,50 @@ def write(path: Path, rows: list[dict[str, Any]]) -> None:
 
 def split(raw: list[Path]) -> int:
     """Add the sentences of ``raw`` files to the splits (new texts only), by source."""
-    DATA.mkdir(exist_ok=True)
-    have: dict[str, list[dict[str, Any]]] = {}
-    for path in sorted(DATA.glob("*.jsonl")):
-        have[path.stem] = read(path)
-    seen = {r["text"].strip() for rows in have.values() for r in rows}
+    return add_to_splits(
+        DATA, raw,
+        lambda row: set(row) != FIELDS or row["label"] not in LABELS or not row["text"].strip(),
+        lambda row: row["text"].strip())
+
+
+def add_to_splits(data: Path, raw: list[Path], malformed: Callable[[dict[str, Any]], bool],
+                  key: Callable[[dict[str, Any]], Hashable]) -> int:
+    """Add the rows of ``raw`` files that are well formed and new (by ``key``) to the splits in
+    ``data``, each by its source's bucket; rows that fall in test after a test file exists go to
+    a new ``test-N.jsonl`` (the first stays frozen)."""
+    data.mkdir(parents=True, exist_ok=True)
+    have = {path.stem: read(path) for path in sorted(data.glob("*.jsonl"))}
+    seen = {key(r) for rows in have.values() for r in rows}
     new: dict[str, list[dict[str, Any]]] = {"train": [], "dev": [], "test": []}
     problems = []
     for path in raw:
         for n, row in enumerate(read(path), start=1):
-            if set(row) != FIELDS or row["label"] not in LABELS or not row["text"].strip():
+            if malformed(row):
                 problems.append(f"{path.name}:{n}: malformed ({sorted(row)})")
                 continue
-            if row["text"].strip() in seen:
+            if key(row) in seen:
                 continue
-            seen.add(row["text"].strip())
+            seen.add(key(row))
             new[bucket(row["source"])].append(row)
     for problem in problems:
         print("skipped", problem, file=sys.stderr)
     for name in ("train", "dev"):
-        write(DATA / f"{name}.jsonl", have.get(name, []) + new[name])
+        write(data / f"{name}.jsonl", have.get(name, []) + new[name])
     if new["test"]:
         tests = sorted(p for p in have if p.startswith("test"))
         target = "test" if not tests else f"test-{len(tests) + 1}"
-        write(DATA / f"{target}.jsonl", new["test"])
+        write(data / f"{target}.jsonl", new["test"])
     for name, rows in new.items():
         print(f"{name}: +{len(rows)}")
     return 0
 
 
-def load_split(name: str) -> list[dict[str, Any]]:
+def load_split(name: str, data: Path | None = None) -> list[dict[str, Any]]:
+    """One split of ``data`` (the sentences by default); "test" is every frozen test file."""
+    data = DATA if data is None else data
     if name == "test":
-        return [r for p in sorted(DATA.glob("test*.jsonl")) for r in read(p)]
-    return read(DATA / f"{name}.jsonl")
+        return [r for p in sorted(data.glob("test*.jsonl")) for r in read(p)]
+    return read(data / f"{name}.jsonl")
 
 
 class UseEncoder:
@@ -158,14 +170,14 @@ class Encoded:
         return x, y
 
 
-def fit(x: np.ndarray, y: np.ndarray, l2: float) -> np.ndarray:
-    """Softmax regression weights (features x labels) by full-batch Adam."""
-    counts = np.bincount(y, minlength=len(LABELS)).astype(np.float64)
+def fit(x: np.ndarray, y: np.ndarray, l2: float, labels: int = len(LABELS)) -> np.ndarray:
+    """Softmax regression weights (features x ``labels``) by full-batch Adam."""
+    counts = np.bincount(y, minlength=labels).astype(np.float64)
     class_weight = np.sqrt(counts.sum() / np.maximum(counts, 1.0))
     sample = class_weight[y]
     sample /= sample.mean()
-    onehot = np.eye(len(LABELS))[y]
-    w = np.zeros((x.shape[1], len(LABELS)))
+    onehot = np.eye(labels)[y]
+    w = np.zeros((x.shape[1], labels))
     m = np.zeros_like(w)
     v = np.zeros_like(w)
     x64 = x.astype(np.float64)

@@ -35,7 +35,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from train_detector import bucket, read, repo_of, write
+from train_detector import add_to_splits, repo_of
+from train_detector import fit as fit_softmax
+from train_detector import load_split as load_from
+from train_detector import read as read  # the pairs files are read as the sentences are
 
 from kenning.embed import MiniLMEmbedder
 from kenning.extract.rule_pairs import LABELS, WEIGHTS, PairWeights, features
@@ -45,10 +48,8 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "pairs"
 FIELDS = {"id", "old", "new", "label", "source", "source_kind", "lang"}
 OPTIONAL = {"restates"}
-STEPS = 400
 FOLDS = 5
 L2_GRID = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2)
-LEARNING_RATE = 0.05
 # On the pooled pairs, a third of them replacements, 0.7 is what the nearest earlier statements
 # of a real session turn into few wrong replacements: on the dev replay stories, at this
 # threshold, none of the rules still in force was hidden while stale ones shown fell by a
@@ -61,39 +62,15 @@ MIN_REPLACES_AT = 0.5
 
 def split(raw: list[Path]) -> int:
     """Add the pairs of ``raw`` files to the splits (new pairs only), by source."""
-    DATA.mkdir(parents=True, exist_ok=True)
-    have = {p.stem: read(p) for p in sorted(DATA.glob("*.jsonl"))}
-    seen = {(r["old"].strip(), r["new"].strip()) for rows in have.values() for r in rows}
-    new: dict[str, list[dict[str, Any]]] = {"train": [], "dev": [], "test": []}
-    problems = []
-    for path in raw:
-        for n, row in enumerate(read(path), start=1):
-            if not FIELDS <= set(row) <= FIELDS | OPTIONAL or row["label"] not in LABELS or \
-                    not row["old"].strip() or not row["new"].strip():
-                problems.append(f"{path.name}:{n}: malformed ({sorted(row)})")
-                continue
-            key = (row["old"].strip(), row["new"].strip())
-            if key in seen:
-                continue
-            seen.add(key)
-            new[bucket(row["source"])].append(row)
-    for problem in problems:
-        print("skipped", problem, file=sys.stderr)
-    for name in ("train", "dev"):
-        write(DATA / f"{name}.jsonl", have.get(name, []) + new[name])
-    if new["test"]:
-        tests = sorted(p for p in have if p.startswith("test"))
-        target = "test" if not tests else f"test-{len(tests) + 1}"
-        write(DATA / f"{target}.jsonl", new["test"])
-    for name, rows in new.items():
-        print(f"{name}: +{len(rows)}")
-    return 0
+    return add_to_splits(
+        DATA, raw,
+        lambda row: not FIELDS <= set(row) <= FIELDS | OPTIONAL or row["label"] not in LABELS
+        or not row["old"].strip() or not row["new"].strip(),
+        lambda row: (row["old"].strip(), row["new"].strip()))
 
 
 def load_split(name: str) -> list[dict[str, Any]]:
-    if name == "test":
-        return [r for p in sorted(DATA.glob("test*.jsonl")) for r in read(p)]
-    return read(DATA / f"{name}.jsonl")
+    return load_from(name, DATA)
 
 
 class Encoded:
@@ -116,26 +93,8 @@ class Encoded:
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float) -> np.ndarray:
-    """Softmax regression weights (features x labels) by full-batch Adam."""
-    counts = np.bincount(y, minlength=len(LABELS)).astype(np.float64)
-    sample = np.sqrt(counts.sum() / np.maximum(counts, 1.0))[y]
-    sample /= sample.mean()
-    onehot = np.eye(len(LABELS))[y]
-    w = np.zeros((x.shape[1], len(LABELS)))
-    m = np.zeros_like(w)
-    v = np.zeros_like(w)
-    x64 = x.astype(np.float64)
-    for step in range(1, STEPS + 1):
-        scores = x64 @ w
-        scores -= scores.max(axis=1, keepdims=True)
-        p = np.exp(scores)
-        p /= p.sum(axis=1, keepdims=True)
-        grad = x64.T @ ((p - onehot) * sample[:, None]) / len(y)
-        grad[:-1] += l2 * w[:-1]  # the bias (last row) is not shrunk
-        m = 0.9 * m + 0.1 * grad
-        v = 0.999 * v + 0.001 * grad * grad
-        w -= LEARNING_RATE * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
-    return w.astype(np.float32)
+    """The detector's softmax regression fit, over the pair labels."""
+    return fit_softmax(x, y, l2, len(LABELS))
 
 
 def replaces_figures(y: np.ndarray, p_replaces: np.ndarray, at: float) -> dict[str, Any]:
