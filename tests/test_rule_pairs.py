@@ -108,3 +108,18 @@ def test_pairs_split_by_repository_and_the_threshold_is_chosen_for_precision(
     at = pairs_script.threshold(y, p)
     assert at == pytest.approx(0.7)  # 4 of 5 right; from 0.6 down, 4 of 6
     assert pairs_script.replaces_figures(y, p, at)["hidden_in_force"] == 1
+
+
+def test_the_words_a_later_statement_brings_count_as_far_as_the_pair_is_near() -> None:
+    kinds = sentence_kinds.Weights(np.zeros((2 * 3 + 1, len(sentence_kinds.LABELS)),
+                                            dtype=np.float32), sentence_kinds.LABELS, "x")
+    old = np.array([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0]], dtype=np.float32)
+    new = np.array([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], dtype=np.float32)
+    x = features(old, new, ["use tabs"] * 3, ["use tabs", "use spaces now", "use spaces now"],
+                 kinds, buckets=32)
+    assert x.shape == (3, 32 + 2 + 2 * len(sentence_kinds.LABELS) + 2 * 5 + 1)
+    words = x[:, :32]
+    assert not words[0].any()  # the same words: nothing brought, nothing dropped
+    assert (words[1] > 0).any() and (words[1] < 0).any()  # "spaces now" in, "tabs" out
+    assert not words[2].any()  # orthogonal statements: their words count for nothing
+    assert PairJudge().pairs.buckets > 0

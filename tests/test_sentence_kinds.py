@@ -15,6 +15,7 @@ from kenning.extract.sentence_kinds import (
     SentenceKinds,
     Weights,
     sentences,
+    word_features,
 )
 
 
@@ -79,3 +80,36 @@ def test_weights_that_are_missing_corrupt_or_for_another_encoder_are_refused(
     w = weights()
     with pytest.raises(DetectorUnavailable, match="trained on"):
         SentenceKinds(TwoWords(), Weights(w.matrix, LABELS, "minilm"))  # type: ignore[arg-type]
+
+
+def test_the_words_of_a_sentence_are_read_beside_its_vector() -> None:
+    # a vector that cannot tell "use ruff" from "use ruff now": only the hashed words can
+    buckets = 64
+    grams = word_features(["now"], buckets)[0]
+    m = np.zeros((buckets + 2 * 2 + 1, len(LABELS)), dtype=np.float32)
+    m[np.flatnonzero(grams), LABELS.index("change")] = 10.0
+    m[-1, LABELS.index("convention")] = 1.0  # bias
+    w = Weights(m, LABELS, "two-words", buckets)
+    kinds = SentenceKinds(TwoWords(), w)  # type: ignore[arg-type]
+    got = kinds.judge([Sentence("Use ruff.", ""), Sentence("Use ruff now.", "")])
+    assert [j.label for j in got] == ["convention", "change"]
+
+
+def test_word_features_are_the_same_on_every_run_and_hold_code_as_one_word() -> None:
+    a = word_features(["Run `make lint` before you push", ""], 256)
+    b = word_features(["run `make test` BEFORE you push", ""], 256)
+    assert np.array_equal(a, b)  # case and what a code span holds do not matter
+    assert np.linalg.norm(a[0]) == pytest.approx(2.0) and not a[1].any()
+    assert word_features(["anything"], 0).shape == (1, 0)
+
+
+def test_weights_with_more_word_slots_than_rows_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "w.npz"
+    np.savez(path, matrix=np.zeros((5, len(LABELS))), labels=np.array(LABELS),
+             encoder=np.array("two-words"), buckets=np.array(9))
+    with pytest.raises(DetectorUnavailable, match="word buckets"):
+        Weights.load(path)
+
+
+def test_the_shipped_detector_reads_words() -> None:
+    assert Weights.load().buckets > 0

@@ -14,8 +14,9 @@ test (20 %), dev (15 %) or train (65 %). Test files are frozen when first commit
 (``benchmarks/heldout-frozen.json``): sentences that arrive later for test go to a new
 ``test-N.jsonl``.
 
-**Model.** Features are the shipped encoder's vector of the sentence, the vector of the
-sentence before it (zeros for none) and a bias; the head is a softmax regression with L2,
+**Model.** Features are the sentence's words and word pairs hashed into ``BUCKETS`` slots
+(``sentence_kinds.word_features``), the shipped encoder's vector of the sentence, the vector of
+the sentence before it (zeros for none) and a bias; the head is a softmax regression with L2,
 fitted by full-batch gradient descent (Adam, fixed steps, classes weighted by the square root of
 their inverse frequency). The L2 strength is chosen on dev by the macro F1 of the labels; the
 shipped head is then fitted on train + dev with it, and the test split is scored once. Every
@@ -36,7 +37,15 @@ from typing import Any
 import numpy as np
 
 from kenning.embed import MiniLMEmbedder
-from kenning.extract.sentence_kinds import KEPT, LABELS, WEIGHTS, Weights, features, probabilities
+from kenning.extract.sentence_kinds import (
+    KEPT,
+    LABELS,
+    MAX_SENTENCE_CHARS,
+    WEIGHTS,
+    Weights,
+    features,
+    probabilities,
+)
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
@@ -44,6 +53,10 @@ FIELDS = {"id", "text", "label", "before", "source_kind", "source", "lang"}
 TEST_SHARE, DEV_SHARE = 20, 15  # percent of source repositories
 L2_GRID = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2)
 STEPS = 400
+# Hashed word and word-pair slots beside the vectors (``sentence_kinds.word_features``): on
+# the dev split they raised macro F1 from 0.486 to 0.566 and the change label's P/R from
+# 0.34 / 0.29 to 0.55 / 0.49; twice as many measured the same.
+BUCKETS = 4096
 LEARNING_RATE = 0.05
 
 
@@ -165,7 +178,8 @@ class Encoded:
         zero = np.zeros(self.embedder.dim, dtype=np.float32)
         x = features(np.stack([self.vectors[i["text"]] for i in items]),
                      np.stack([self.vectors[i["before"]] if i["before"] else zero
-                               for i in items]))
+                               for i in items]),
+                     [i["text"][:MAX_SENTENCE_CHARS] for i in items], BUCKETS)
         y = np.array([LABELS.index(i["label"]) for i in items])
         return x, y
 
@@ -231,15 +245,15 @@ def train(encoder: str = "minilm") -> tuple[np.ndarray, dict[str, Any]]:
     xtr, ytr = enc.rows(tr)
     xdv, ydv = enc.rows(dv)
     xte, yte = enc.rows(te)
-    head = Weights(np.zeros((1, 1), np.float32), LABELS, enc.embedder.id)
+    head = Weights(np.zeros((1, 1), np.float32), LABELS, enc.embedder.id, BUCKETS)
     grid = {}
     for l2 in L2_GRID:
         w = fit(xtr, ytr, l2)
-        pred = probabilities(Weights(w, LABELS, head.encoder), xdv).argmax(axis=1)
+        pred = probabilities(Weights(w, LABELS, head.encoder, BUCKETS), xdv).argmax(axis=1)
         grid[l2] = report(ydv, pred, [i["lang"] for i in dv])
     best = max(L2_GRID, key=lambda l2: (grid[l2]["macro_f1"], -l2))
     w = fit(np.vstack([xtr, xdv]), np.concatenate([ytr, ydv]), best)
-    pred = probabilities(Weights(w, LABELS, head.encoder), xte).argmax(axis=1)
+    pred = probabilities(Weights(w, LABELS, head.encoder, BUCKETS), xte).argmax(axis=1)
     figures = {"sizes": {"train": len(tr), "dev": len(dv), "test": len(te)},
                "sources": {name: len({repo_of(i["source"]) for i in rows})
                            for name, rows in (("train", tr), ("dev", dv), ("test", te))},
@@ -265,14 +279,15 @@ def main(argv: list[str] | None = None) -> int:
     w, figures = train(getattr(args, "encoder", "minilm"))
     if args.cmd == "check":
         shipped = Weights.load(WEIGHTS)
-        same = shipped.matrix.shape == w.shape and np.allclose(shipped.matrix, w, atol=1e-4)
+        same = (shipped.matrix.shape == w.shape and shipped.buckets == BUCKETS
+                and np.allclose(shipped.matrix, w, atol=1e-4))
         print("the shipped weights are reproduced" if same else
               "the shipped weights differ from a refit", file=sys.stderr)
         return 0 if same else 1
     shipped = getattr(args, "encoder", "minilm") == "minilm"
     if shipped:
         np.savez_compressed(WEIGHTS, matrix=w, labels=np.array(LABELS),
-                            encoder=np.array(MiniLMEmbedder.id))
+                            encoder=np.array(MiniLMEmbedder.id), buckets=np.array(BUCKETS))
         (HERE / "results.json").write_text(json.dumps(figures, indent=1) + "\n")
     test, dev = figures["test"], figures["dev"]
     print(f"sizes {figures['sizes']}, sources {figures['sources']}, L2 {figures['l2']}")

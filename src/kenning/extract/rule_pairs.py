@@ -9,7 +9,10 @@ the cosine of the two statements' vectors; what the sentence-kind detector reads
 as (a rule, a fact, news of a change...), weighted by that cosine, so that a statement reading
 as a change counts only against an earlier one about the same thing; and how much of their
 words, code spans and numbers they share (the same words with another number is the commonest
-change of all), plain and weighted by the cosine. Its weights are trained by
+change of all), plain and weighted by the cosine; and the words the later statement brings and
+the earlier one's it drops (hashed as the detector hashes a sentence's words, new minus old,
+weighted by the cosine): which of those mark a replacement ("now", "instead", a tool named in
+place of another) is learned from the pairs, not listed. Its weights are trained by
 ``training/train_pairs.py`` on ``training/data/pairs/`` (real pairs from instruction-file
 histories, changelogs, migration guides and threads, split by source) and ship in
 ``rule_pairs.npz`` beside this module.
@@ -32,6 +35,7 @@ from typing import TYPE_CHECKING
 from kenning.extract.sentence_kinds import Weights as KindWeights
 from kenning.extract.sentence_kinds import features as kind_features
 from kenning.extract.sentence_kinds import probabilities as kind_probabilities
+from kenning.extract.sentence_kinds import word_features
 
 if TYPE_CHECKING:
     import numpy as np
@@ -41,6 +45,9 @@ WEIGHTS = Path(__file__).with_name("rule_pairs.npz")
 _WORD = re.compile(r"[^\W_]{2,}", re.U)
 _CODE = re.compile(r"`[^`\n]+`")
 _NUMBER = re.compile(r"\d+(?:\.\d+)*")
+# The length of each statement's hashed words in the pair features (chosen on the pooled
+# train + dev pairs, cross-validated by source).
+WORD_SCALE = 0.5
 
 
 class PairsUnavailable(RuntimeError):
@@ -59,30 +66,36 @@ def shared(old: str, new: str) -> list[float]:
 
 
 def features(old: np.ndarray, new: np.ndarray, old_texts: Sequence[str],
-             new_texts: Sequence[str], kinds: KindWeights) -> np.ndarray:
-    """The judge's input, one row per (old, new) pair of unit vectors and their texts: cosine
-    and its square, the detector's reading of each statement weighted by the cosine, the
-    surface overlap plain and weighted, and a constant 1 (the bias)."""
+             new_texts: Sequence[str], kinds: KindWeights, buckets: int = 0) -> np.ndarray:
+    """The judge's input, one row per (old, new) pair of unit vectors and their texts: the
+    words the new statement brings and the old one's it drops, hashed into ``buckets`` slots
+    and weighted by the cosine (none when 0); cosine and its square, the detector's reading of
+    each statement weighted by the cosine, the surface overlap plain and weighted, and a
+    constant 1 (the bias)."""
     import numpy as np
 
     cos = (old * new).sum(axis=1, keepdims=True)
     zero = np.zeros_like(new)
-    kn = kind_probabilities(kinds, kind_features(new, zero))
-    ko = kind_probabilities(kinds, kind_features(old, zero))
+    kn = kind_probabilities(kinds, kind_features(new, zero, new_texts, kinds.buckets))
+    ko = kind_probabilities(kinds, kind_features(old, zero, old_texts, kinds.buckets))
     lex = np.array([shared(o, n) for o, n in zip(old_texts, new_texts, strict=True)],
                    dtype=np.float32).reshape(len(old), -1)
-    return np.hstack([cos, cos * cos, cos * kn, cos * ko, lex, cos * lex,
+    words = [(word_features(new_texts, buckets, WORD_SCALE)
+              - word_features(old_texts, buckets, WORD_SCALE)) * cos] if buckets else []
+    return np.hstack([*words, cos, cos * cos, cos * kn, cos * ko, lex, cos * lex,
                       np.ones((len(old), 1), dtype=np.float32)]).astype(np.float32)
 
 
 @dataclass(frozen=True)
 class PairWeights:
-    """The trained head (features x labels), the encoder it was trained on, and the
-    probability of "replaces" from which a pair counts as a replacement."""
+    """The trained head (features x labels), the encoder it was trained on, the probability
+    of "replaces" from which a pair counts as a replacement, and the hashed word slots its
+    features hold (0: none)."""
 
     matrix: np.ndarray
     encoder: str
     replaces_at: float
+    buckets: int = 0
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> PairWeights:
@@ -94,11 +107,14 @@ class PairWeights:
                 labels = tuple(str(x) for x in data["labels"])
                 encoder = str(data["encoder"])
                 replaces_at = float(data["replaces_at"])
+                buckets = int(data["buckets"]) if "buckets" in data.files else 0
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise PairsUnavailable(f"cannot read {path}: {exc}") from exc
         if labels != LABELS or matrix.ndim != 2 or matrix.shape[1] != len(LABELS):
             raise PairsUnavailable(f"{path} holds another label set or shape")
-        return cls(matrix, encoder, replaces_at)
+        if not 0 <= buckets < matrix.shape[0]:
+            raise PairsUnavailable(f"{path} holds more word buckets than weights")
+        return cls(matrix, encoder, replaces_at, buckets)
 
 
 def probabilities(weights: PairWeights, x: np.ndarray) -> np.ndarray:
@@ -130,5 +146,5 @@ class PairJudge:
     def replaces(self, old: np.ndarray, new: np.ndarray, old_texts: Sequence[str],
                  new_texts: Sequence[str]) -> np.ndarray:
         """Probability that each later statement replaces its earlier one."""
-        x = features(old, new, old_texts, new_texts, self.kinds)
+        x = features(old, new, old_texts, new_texts, self.kinds, self.pairs.buckets)
         return probabilities(self.pairs, x)[:, LABELS.index("replaces")]

@@ -2,12 +2,16 @@
 prohibition), a decision, a command, a fact about the project, a change of an earlier way, or
 nothing worth keeping (a one-off request, other talk).
 
-The judgement is a small softmax regression over sentence vectors from the embedding model
-Kenning ships: the sentence's vector and the vector of the sentence before it (context: "For
-this PR only:" before an imperative makes it a one-off). Its weights are trained by
-``training/train_detector.py`` on ``training/data/`` (real sentences from public instruction
-files, reviews, issues, commits and docs, split by source) and ship in
-``sentence_kinds.npz`` beside this module; the script reproduces them from the data.
+The judgement is a small softmax regression over sentence vectors from the embedding model Kenning
+ships: the sentence's vector and the vector of the sentence before it (context: "For this PR only:"
+before an imperative makes it a one-off). The vectors say what a sentence is about far better than
+what it does with it ("X now" and "X" embed alike), so the head also reads the sentence's own words
+and word pairs, hashed into a fixed number of buckets (``word_features``): which of them mark a
+change, a prohibition or a one-off is learned from the labelled sentences, in whatever language they
+carry, never listed by hand. Its weights are trained by ``training/train_detector.py`` on
+``training/data/`` (real sentences from public instruction files, reviews, issues, commits and docs,
+split by source) and ship in ``sentence_kinds.npz`` beside this module; the script reproduces them
+from the data.
 
 Regular expressions here only find structure: lines, bullets, code spans and sentence ends. The
 vectors are computed in batches where capture runs (the detached session-end worker), never in
@@ -16,8 +20,10 @@ a per-prompt hook.
 
 from __future__ import annotations
 
+import itertools
 import re
 import zipfile
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +47,12 @@ _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _HEADING = re.compile(r"^\s*#{1,6}\s+")
 # A sentence ends at . ! ? (or their full-width forms) followed by space and what can open one.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9`*_])|(?<=[。！？])\s*")
+# Tokens for the hashed word features: a run of letters, a run of digits, or one other mark; a
+# code span is one token (what it holds is the project's, not the speaker's, words).
+_TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]", re.U)
+_CODE_TOKEN = " \x00code "
+# The word features' length, against the vectors' (unit length each): chosen on the dev split.
+WORD_SCALE = 2.0
 
 
 class DetectorUnavailable(RuntimeError):
@@ -106,11 +118,13 @@ def sentences(message: str) -> list[Sentence]:
 
 @dataclass(frozen=True)
 class Weights:
-    """The trained head: ``matrix`` maps [sentence vector, before vector, 1] to label scores."""
+    """The trained head: ``matrix`` maps [hashed words (``buckets`` of them, none when 0),
+    sentence vector, before vector, 1] to label scores."""
 
     matrix: np.ndarray
     labels: tuple[str, ...]
     encoder: str
+    buckets: int = 0
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> Weights:
@@ -121,19 +135,44 @@ class Weights:
                 matrix = np.asarray(data["matrix"], dtype=np.float32)
                 labels = tuple(str(x) for x in data["labels"])
                 encoder = str(data["encoder"])
+                buckets = int(data["buckets"]) if "buckets" in data.files else 0
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise DetectorUnavailable(f"cannot read {path}: {exc}") from exc
         if labels != LABELS or matrix.ndim != 2 or matrix.shape[1] != len(LABELS):
             raise DetectorUnavailable(f"{path} holds another label set or shape")
-        return cls(matrix, labels, encoder)
+        if not 0 <= buckets < matrix.shape[0]:
+            raise DetectorUnavailable(f"{path} holds more word buckets than weights")
+        return cls(matrix, labels, encoder, buckets)
 
 
-def features(vectors: np.ndarray, before: np.ndarray) -> np.ndarray:
-    """The head's input: a sentence's vector, the vector of the sentence before it (zeros for
-    none) and a constant 1 (the bias)."""
+def word_features(texts: Sequence[str], buckets: int, scale: float = WORD_SCALE) -> np.ndarray:
+    """Each text's lower-cased words and pairs of neighbouring words (a code span one word),
+    each hashed (CRC-32, the same on every machine) into one of ``buckets`` slots; a row is
+    scaled to ``scale`` in length so a short sentence weighs as much as a long one."""
     import numpy as np
 
-    return np.hstack([vectors, before, np.ones((len(vectors), 1), dtype=np.float32)])
+    out = np.zeros((len(texts), buckets), dtype=np.float32)
+    if not buckets:
+        return out
+    for row, text in enumerate(texts):
+        tokens = _TOKEN.findall(_CODE_SPAN.sub(_CODE_TOKEN, text.lower()))
+        grams = {f"u:{t}" for t in tokens}
+        grams.update(f"b:{a} {b}" for a, b in itertools.pairwise(tokens))
+        for gram in grams:
+            out[row, zlib.crc32(gram.encode()) % buckets] = 1.0
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    return out * (scale / np.maximum(norms, 1e-9))
+
+
+def features(vectors: np.ndarray, before: np.ndarray, texts: Sequence[str] = (),
+             buckets: int = 0) -> np.ndarray:
+    """The head's input: the sentence's hashed words (``word_features``, when ``buckets``), its
+    vector, the vector of the sentence before it (zeros for none) and a constant 1 (the
+    bias)."""
+    import numpy as np
+
+    parts = [word_features(texts, buckets)] if buckets else []
+    return np.hstack([*parts, vectors, before, np.ones((len(vectors), 1), dtype=np.float32)])
 
 
 def probabilities(weights: Weights, x: np.ndarray) -> np.ndarray:
@@ -155,7 +194,7 @@ class SentenceKinds:
             raise DetectorUnavailable(
                 f"weights trained on {self.weights.encoder}, embedder is "
                 f"{getattr(embedder, 'id', '?')}")
-        expected = 2 * int(getattr(embedder, "dim", 0)) + 1
+        expected = self.weights.buckets + 2 * int(getattr(embedder, "dim", 0)) + 1
         if self.weights.matrix.shape[0] != expected:
             raise DetectorUnavailable("weights do not fit the embedder's vector size")
         self.embedder = embedder
@@ -172,7 +211,8 @@ class SentenceKinds:
         dim = int(getattr(self.embedder, "dim", 0))
         zero = np.zeros(dim, dtype=np.float32)
         x = features(np.stack([vecs[t] for t in texts]),
-                     np.stack([vecs[b] if b else zero for b in befores]))
+                     np.stack([vecs[b] if b else zero for b in befores]), texts,
+                     self.weights.buckets)
         probs = probabilities(self.weights, x)
         best = probs.argmax(axis=1)
         kept = probs[:, [n for n, label in enumerate(self.weights.labels) if label in KEPT]]
