@@ -8,11 +8,14 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+import pytest
+
 from kenning import Kenning
 from kenning.embed import MiniLMEmbedder
 from kenning.extract.candidates import Candidate
 from kenning.extract.sentence_kinds import Judged, Sentence, SentenceKinds
-from kenning.extract.statements import MAX_STATEMENTS, user_statements
+from kenning.extract.statements import MAX_STATEMENTS, doubted, user_statements
 from kenning.extract.transcript import read_transcript
 from tests.mcp_fixtures import CWD, TranscriptWriter
 
@@ -122,3 +125,54 @@ def test_bad_input_gives_no_statement_and_no_error(tmp_path: Path,
     t = read_transcript(transcript(tmp_path, "RULE ```\nmake test\n```", "RULE `make test`",
                                    "RULE 常にテストを書く。"))
     assert [c.text for c in user_statements(t, judge_by_marker, [])] == ["RULE 常にテストを書く。"]
+
+
+def test_a_user_rule_the_phrase_rules_found_is_dropped_when_the_detector_doubts_it(
+        tmp_path: Path) -> None:
+    """The phrase rules read the shape of a rule; the detector reads what the sentence does:
+    a one-off request with a rule's shape is doubted, a rule it reads as one is not, and
+    neither the assistant's rules nor the detector's own statements are judged again."""
+
+    def rule(said: str, speaker: str = "user", learned: bool = False) -> Candidate:
+        extra: dict[str, object] = {"rule": {"said": said, "speaker": speaker}}
+        if learned:
+            extra["learned"] = "convention"
+        return Candidate("preference", said, "preference", "preferences", 0.8, "pattern",
+                         {"lines": [1]}, extra=extra)
+
+    one_off = rule("we need a settings table, write the migration. thanks")
+    kept = rule("RULE every migration is reversible. and another thing")
+    theirs = rule("we need a settings table", speaker="assistant")
+    learned = rule("we need a settings table", learned=True)
+    got = doubted([one_off, kept, theirs, learned], judge_by_marker)
+    assert got == [one_off]
+    assert doubted([], judge_by_marker) == []
+
+
+def test_a_change_ends_the_statement_it_replaces_not_every_one_the_judge_would(
+        tmp_path: Path, k: Kenning, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A judge that would end every near statement (here: one that always says "replaces")
+    ends only the likeliest and what says that same statement again; a rule on another
+    subject stays current."""
+    from kenning.extract import rule_pairs
+
+    first = TranscriptWriter(cwd=CWD, session="s-one-1")
+    first.user("Integration tests run against a throwaway Postgres started by `make db-up`.")
+    first.user("Integration tests live in tests/integration and are marked slow.")
+    k.extract(first.write(tmp_path / "one.jsonl"), repo=tmp_path, apply=True)
+    stored = {m.content.splitlines()[0]: m for m in k.list(limit=None)
+              if m.type.value in ("preference", "decision", "discovery")}
+    postgres = next(m for text, m in stored.items() if "Postgres" in text)
+    marked = next(m for text, m in stored.items() if "marked slow" in text)
+
+    def always(self: object, old: np.ndarray, new: np.ndarray, *_: object) -> np.ndarray:
+        return np.full(len(old), 0.99, dtype=np.float32)
+
+    monkeypatch.setattr(rule_pairs.PairJudge, "replaces", always)
+    second = TranscriptWriter(cwd=CWD, session="s-one-2")
+    second.user("Integration tests now run against SQLite in memory, the Postgres container "
+                "is gone.")
+    k.extract(second.write(tmp_path / "two.jsonl"), repo=tmp_path, apply=True)
+    now = k.clock()
+    assert not k.get(postgres.id).current_at(now)
+    assert k.get(marked.id).current_at(now)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -178,8 +178,9 @@ class ExtractionService:
         if transcript is not None:
             tr = read_transcript(transcript)
             cands += rules.from_transcript(tr)
-            learned, detector = self.learned_statements(tr, cands)
-            cands += learned
+            learned, detector, doubted = self.learned_statements(tr, cands)
+            gone = {id(c) for c in doubted}
+            cands = [c for c in cands if id(c) not in gone] + learned
             sources["transcript"] = {"path": tr.path, "session_id": tr.session_id,
                                      "events": len(tr.events), "skipped_lines": tr.skipped_lines,
                                      "detector": detector, "learned": len(learned)}
@@ -248,7 +249,7 @@ class ExtractionService:
             replaced += self.supersede_commands(fresh, applied[: len(fresh)])
             replaced += self.supersede_dropped(fresh, applied[: len(fresh)])
             replaced += self.retire_dropped_said(fresh, applied[: len(fresh)])
-            replaced += self.supersede_by_meaning(fresh, applied[: len(fresh)])
+            replaced += self.supersede_by_meaning(fresh, applied[: len(fresh)], replaced)
             if tr is not None:
                 replaced += self.supersede_taken_out(fresh, applied[: len(fresh)],
                                                      rules.code_taken_out(tr))
@@ -271,28 +272,30 @@ class ExtractionService:
             "elapsed_ms": round((time.perf_counter() - started) * 1000, 2),
         }
 
-    def learned_statements(self, tr: Any, cands: list[Any]) -> tuple[list[Any], str]:
+    def learned_statements(self, tr: Any, cands: list[Any]
+                           ) -> tuple[list[Any], str, list[Any]]:
         """What the learned sentence detector finds the user stated beyond ``cands``, and how
         the detector fared ("used", or why not). Without the shipped encoder (no embedder, or
         another model configured) there is no detector to run; a missing or corrupt weights
         file, or a failure while judging, is logged for ``kenning doctor``: the session's
         other candidates, and its kept user turns, are stored all the same."""
         from kenning.extract.sentence_kinds import SentenceKinds, Weights
-        from kenning.extract.statements import user_statements
+        from kenning.extract.statements import doubted, user_statements
 
         if self.embedder is None:
-            return [], "no embedder"
+            return [], "no embedder", []
         try:
             weights = Weights.load()
             if weights.encoder != getattr(self.embedder, "id", None):
-                return [], f"trained for {weights.encoder}, not {self.embedder.id}"
+                return [], f"trained for {weights.encoder}, not {self.embedder.id}", []
             kinds = SentenceKinds(self.embedder, weights)
-            return user_statements(tr, kinds.judge, cands), "used"
+            doubts = doubted(cands, kinds.judge)
+            return user_statements(tr, kinds.judge, cands), "used", doubts
         except Exception as exc:  # a missing or corrupt weights file, or a bug in judging
             from kenning.errorlog import log_error
 
             log_error("extract: sentence detector", exc)
-            return [], f"failed: {exc}"
+            return [], f"failed: {exc}", []
 
     def prune_episodes(self, options: EpisodeOptions, now_ms: int) -> int:
         """Forget this project's episodes that ``episodes.prune_plan`` drops; how many."""
@@ -433,15 +436,18 @@ class ExtractionService:
                     rf"(?<![\w/-]){re.escape(spelled)}(?![\w/-])", re.I), turns, closed)
         return out
 
-    def supersede_by_meaning(self, fresh: list[Any], applied: list[Memory]
-                             ) -> list[dict[str, str]]:
+    def supersede_by_meaning(self, fresh: list[Any], applied: list[Memory],
+                             earlier: Sequence[dict[str, str]] = ()) -> list[dict[str, str]]:
         """Each newly stored statement of the user (a rule, decision, command or fact, found by
         the phrase rules or the learned detector) ends the current memories it replaces, as the
         learned pair judge (``rule_pairs``) reads the two statements: the rules, decisions,
         patterns and discoveries of earlier sessions nearest by the vectors the store holds are
         short-listed, the nearest few of those by their statements' own vectors judged, and
-        those whose probability of being replaced reaches the judge's threshold ended, with it
-        in the reason. Kept user turns of earlier sessions that say the ended statement end with it.
+        the likeliest whose probability of being replaced reaches the judge's threshold ended, with
+        it in the reason. A statement replaces one earlier statement: besides it, only memories
+        that say the same again (``SAME_STATEMENT`` near it) end, and when the phrase rules
+        already ended some for it (``earlier``, the replacements made so far), only memories
+        near those. Kept user turns of earlier sessions that say the ended statement end with it.
         Without the shipped encoder or the judge's weights nothing is ended (a missing or
         corrupt weights file is logged for ``kenning doctor``). ``{"new": id, "old": id}`` per
         replacement."""
@@ -488,6 +494,20 @@ class ExtractionService:
             if todo:
                 vecs.update(zip(todo, embedder.embed(todo), strict=True))
 
+        ended_before = self.store.get_many(list(dict.fromkeys(
+            e["old"] for e in earlier if e["new"] in this_session)))
+
+        def replaced_for(new_id: str) -> list[np.ndarray]:
+            """The vectors of the statements the phrase rules already ended for ``new_id``
+            (kept user turns aside: a whole message says more than the statement)."""
+            texts = [_statement_of(m) for e in earlier
+                     if e["new"] == new_id and (m := ended_before.get(e["old"])) is not None
+                     and not episodic(m.type.value, m.topic)]
+            todo = [t for t in dict.fromkeys(texts) if t not in vecs]
+            if todo:
+                vecs.update(zip(todo, embedder.embed(todo), strict=True))
+            return [vecs[t] for t in texts]
+
         turns = self._current_turns()
         out: list[dict[str, str]] = []
         closed: set[str] = set()
@@ -511,9 +531,14 @@ class ExtractionService:
             probs = judge.replaces(np.stack([vecs[said[m.id]] for m in near]),
                                    np.stack([vecs[text]] * len(near)),
                                    [said[m.id] for m in near], [text] * len(near))
-            for old, p in zip(near, probs, strict=True):
+            anchors = replaced_for(new.id)
+            for old, p in sorted(zip(near, probs, strict=True), key=lambda op: -float(op[1])):
                 if float(p) < judge.replaces_at:
-                    continue
+                    break
+                if anchors and max(float(a @ vecs[said[old.id]]) for a in anchors
+                                   ) < SAME_STATEMENT:
+                    continue  # another statement than the one this replaces: it stays
+                anchors.append(vecs[said[old.id]])
                 self._supersede(new.id, old.id,
                                 f"replaced by a later statement (judged {float(p):.2f}): "
                                 f"{new.summary[:120]}")
@@ -896,6 +921,10 @@ RULE_DUPLICATE = 0.75
 # than this cosine (far apart in meaning, no judge is needed to keep both).
 PAIR_CANDIDATES = 8
 PAIR_FLOOR = 0.3
+# A statement replaces one earlier statement; what else it ends must say that same statement
+# again, this near it (a rule kept as a preference and its command kept as a pattern measure
+# about 0.6 to 0.95; a rule beside it on another subject below 0.55, on the dev stories).
+SAME_STATEMENT = 0.6
 # How many are short-listed first by the vectors the store holds (of a memory's whole text, not
 # the statement alone): embedding the statements of every current memory at each session end
 # would cost about 4 ms each, 2 s for a store of 500.

@@ -40,6 +40,10 @@ MIN_WORDS = 2  # words (``_WORD``) outside code
 # most this many characters: a whole paragraph of kept sentences is several statements.
 MAX_RUN = 2
 MAX_RUN_CHARS = 300
+# A user rule the phrase rules found is dropped when the detector finds this little of its
+# sentence worth keeping (the kept labels' probabilities summed): the phrase rules match the
+# shape of a rule ("add X", "we need Y") that one-off requests share.
+DOUBT_AT = 0.3
 # A question states nothing, whatever its words: the detector, trained mostly on written
 # documentation, can read a question about a file as a fact about the project.
 _QUESTION_MARKS = ("?", "？")
@@ -135,3 +139,22 @@ def user_statements(t: Transcript, judge: Judge, others: Iterable[Candidate],
                                           episode, _src(t, [u.line]), extra=extra)))
     found.sort(key=lambda pair: -pair[0])
     return [c for _, c in found[:MAX_STATEMENTS]]
+
+
+def doubted(cands: Iterable[Candidate], judge: Judge, doubt_at: float = DOUBT_AT
+            ) -> list[Candidate]:
+    """The user rules among ``cands`` that the phrase rules found and the detector reads as
+    not worth keeping: no sentence of what the user said reaches ``doubt_at``."""
+    said = [(c, sentences(str((c.extra.get("rule") or {}).get("said") or c.text)))
+            for c in cands if not c.extra.get("learned")
+            and (c.extra.get("rule") or {}).get("speaker") == "user"]
+    items = [s for _, ss in said for s in ss]
+    if not items:
+        return []
+    judged = iter(judge(items))
+    out = []
+    for c, ss in said:
+        sure = max((next(judged).kept_probability for _ in ss), default=1.0)
+        if ss and sure < doubt_at:
+            out.append(c)
+    return out
