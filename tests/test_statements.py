@@ -149,13 +149,17 @@ def test_a_user_rule_the_phrase_rules_found_is_dropped_when_the_detector_doubts_
     assert doubted([], judge_by_marker) == []
 
 
+@pytest.mark.parametrize("margin", [0.3, 0.01])
 def test_a_change_ends_the_statement_it_replaces_not_every_one_the_judge_would(
-        tmp_path: Path, k: Kenning, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A judge that would end every near statement (here: one that always says "replaces")
-    ends only the likeliest and what says that same statement again; a rule on another
-    subject stays current."""
+        tmp_path: Path, k: Kenning, monkeypatch: pytest.MonkeyPatch, margin: float) -> None:
+    """A judge that would end every near statement (here: one that says "replaces" of them
+    all) ends only the likeliest and what says that same statement again; a rule on another
+    subject stays current. A replacement judged just above the threshold is logged where
+    ``kenning doctor`` shows it; a sure one is not."""
+    from kenning.errorlog import recent_errors
     from kenning.extract import rule_pairs
 
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "home"))
     first = TranscriptWriter(cwd=CWD, session="s-one-1")
     first.user("Integration tests run against a throwaway Postgres started by `make db-up`.")
     first.user("Integration tests live in tests/integration and are marked slow.")
@@ -165,10 +169,10 @@ def test_a_change_ends_the_statement_it_replaces_not_every_one_the_judge_would(
     postgres = next(m for text, m in stored.items() if "Postgres" in text)
     marked = next(m for text, m in stored.items() if "marked slow" in text)
 
-    def always(self: object, old: np.ndarray, new: np.ndarray, *_: object) -> np.ndarray:
-        return np.full(len(old), 0.99, dtype=np.float32)
+    def judged(self: rule_pairs.PairJudge, old: np.ndarray, *_: object) -> np.ndarray:
+        return np.full(len(old), min(1.0, self.replaces_at + margin), dtype=np.float32)
 
-    monkeypatch.setattr(rule_pairs.PairJudge, "replaces", always)
+    monkeypatch.setattr(rule_pairs.PairJudge, "replaces", judged)
     second = TranscriptWriter(cwd=CWD, session="s-one-2")
     second.user("Integration tests now run against SQLite in memory, the Postgres container "
                 "is gone.")
@@ -176,3 +180,10 @@ def test_a_change_ends_the_statement_it_replaces_not_every_one_the_judge_would(
     now = k.clock()
     assert not k.get(postgres.id).current_at(now)
     assert k.get(marked.id).current_at(now)
+    notices = [e for e in recent_errors(50) if e.get("notice")]
+    if margin < 0.1:
+        assert [e["where"] for e in notices] == [
+            "extract: supersession judged with a low margin"]
+        assert postgres.id in notices[0]["error"]
+    else:
+        assert notices == []

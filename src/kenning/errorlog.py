@@ -22,17 +22,31 @@ def log_path() -> Path:
 def log_error(where: str, exc: BaseException) -> None:
     """Append one JSON line; never raises (a broken log must not break the caller)."""
     try:
+        entry = {"at_ms": now_ms(), "where": where, "error": f"{type(exc).__name__}: {exc}",
+                 "trace": traceback.format_exception(exc)[-3:]}
+    except Exception:
+        return
+    _append(entry)
+
+
+def log_notice(where: str, message: str) -> None:
+    """Append a decision worth a second look (no failure: ``notice`` is set), which ``doctor``
+    lists with the errors; never raises."""
+    try:
+        entry = {"at_ms": now_ms(), "where": where, "error": message, "notice": True}
+    except Exception:
+        return
+    _append(entry)
+
+
+def _append(entry: dict[str, Any]) -> None:
+    try:
         path = log_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         from kenning.redact import redact_obj
 
-        entry, _ = redact_obj({
-            "at_ms": now_ms(),
-            "where": where,
-            "error": f"{type(exc).__name__}: {exc}",
-            "trace": traceback.format_exception(exc)[-3:],
-        })
-        line = (json.dumps(entry, ensure_ascii=False) + "\n").encode()
+        clean, _ = redact_obj(entry)
+        line = (json.dumps(clean, ensure_ascii=False) + "\n").encode()
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
             os.write(fd, line)

@@ -542,6 +542,13 @@ class ExtractionService:
                 self._supersede(new.id, old.id,
                                 f"replaced by a later statement (judged {float(p):.2f}): "
                                 f"{new.summary[:120]}")
+                if float(p) < judge.replaces_at + LOW_MARGIN:
+                    from kenning.errorlog import log_notice
+
+                    log_notice("extract: supersession judged with a low margin",
+                               f"{old.id} ({old.summary[:80]!r}) ended by {new.id} "
+                               f"({new.summary[:80]!r}), judged {float(p):.2f} against "
+                               f"{judge.replaces_at:.2f}; `kenning why {old.id}` shows it")
                 closed.add(old.id)
                 out.append({"new": new.id, "old": old.id})
                 words = said[old.id].split()[:TURN_QUOTE_WORDS]
@@ -925,6 +932,9 @@ PAIR_FLOOR = 0.3
 # again, this near it (a rule kept as a preference and its command kept as a pattern measure
 # about 0.6 to 0.95; a rule beside it on another subject below 0.55, on the dev stories).
 SAME_STATEMENT = 0.6
+# A replacement judged this little above the judge's threshold is logged for ``kenning doctor``
+# (a wrong one hides a rule still in force).
+LOW_MARGIN = 0.1
 # How many are short-listed first by the vectors the store holds (of a memory's whole text, not
 # the statement alone): embedding the statements of every current memory at each session end
 # would cost about 4 ms each, 2 s for a store of 500.
