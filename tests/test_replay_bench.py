@@ -184,6 +184,9 @@ def test_a_rule_in_force_whose_every_memory_was_ended_counts_as_hidden() -> None
     assert scoring.hidden_in_force(story(), stored, kinds, ["a"]) == []
     assert scoring.hidden_in_force(story(), {**stored, "e": "uv run pytest"}, kinds,
                                    ["b"]) == []
+    # nor does a session summary that still quotes it: no prompt is shown one as a rule
+    assert scoring.hidden_in_force(story(), {**stored, "s": "Session insight: uv run pytest"},
+                                   {**kinds, "s": "session"}, ["a", "b"]) == [CMD.id]
 
 
 def test_also_true_lessons_count_for_precision_with_also_only() -> None:

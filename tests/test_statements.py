@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -187,3 +188,26 @@ def test_a_change_ends_the_statement_it_replaces_not_every_one_the_judge_would(
         assert postgres.id in notices[0]["error"]
     else:
         assert notices == []
+
+
+def test_a_rule_ends_the_nearest_of_what_it_would_replace_and_what_says_that_again() -> None:
+    """Phrase rules that match on a tool's name would end every rule naming it: of several,
+    the nearest ends, and with it only memories saying the same statement again."""
+    from types import SimpleNamespace
+
+    from kenning.extract.service import _one_statement
+
+    def mem(mid: str) -> Any:
+        return SimpleNamespace(id=mid)  # all a candidate memory is read for here
+
+    def unit(*xs: float) -> np.ndarray:
+        v = np.array(xs, dtype=np.float32)
+        return v / np.linalg.norm(v)
+
+    vectors = {"v10": unit(1, 0, 0), "v10-again": unit(0.95, 0.3, 0),
+               "build-all": unit(0, 1, 0), "no-vector": unit(1, 0, 0)}
+    replaced = [(0.4, mem("build-all")), (0.7, mem("v10")), (0.5, mem("v10-again")),
+                (0.6, mem("unknown"))]
+    assert [m.id for m in _one_statement(replaced, vectors)] == ["v10", "v10-again"]
+    assert _one_statement([], vectors) == []
+    assert [m.id for m in _one_statement([(-1.0, mem("unknown"))], vectors)] == ["unknown"]

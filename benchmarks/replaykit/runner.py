@@ -223,7 +223,9 @@ class StoryReplay:
         for index, session in enumerate(self.story.sessions):
             self.session(index, session)
         errors = self.error_log.read_text().splitlines() if self.error_log.exists() else []
-        self.run.hook_errors = [json.loads(x) for x in errors if x.strip()]
+        # the log also holds notices (a decision worth a second look, no failure): not errors
+        logged = [json.loads(x) for x in errors if x.strip()]
+        self.run.hook_errors = [e for e in logged if not e.get("notice")]
         self.run.ended = kenning_ended(self)
         return self.run
 

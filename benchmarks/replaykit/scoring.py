@@ -52,6 +52,9 @@ _UNIT_START = re.compile(r"([-*•>#|]|\d+[.)]\s|\[|<)")
 _ID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b|\b(?=[0-9a-z]*\d)[0-9a-z]{8,}\b", re.I)
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _WORD = re.compile(r"[a-z0-9_]+")
+# Stored kinds that keep what was said or done rather than a lesson (kept user turns, session
+# summaries): no channel shows them as rules.
+RECORDS = frozenset({"episodic", "session"})
 NOTHING_CHARS = 160  # of each stored memory that carries no lesson, kept in the JSON to read
 DUP_MIN_WORDS = 4
 DUP_JACCARD = 0.8
@@ -199,7 +202,9 @@ def hidden_in_force(story: Story, stored: dict[str, str], kinds: dict[str, str],
                     ended: Iterable[str]) -> list[str]:
     """Lessons still in force when the story ends (never replaced or failed) that a stored
     memory carried, where every memory carrying them has been ended: a wrong supersession hid
-    a rule the agent should still follow. Kept user turns are raw records and left out."""
+    a rule the agent should still follow. Kept user turns and session summaries are records
+    that no prompt is shown as a rule, and left out: a rule one of them still holds is hidden
+    all the same."""
     gone = set(ended)
     stale = story.ended_in()
     out = []
@@ -207,7 +212,7 @@ def hidden_in_force(story: Story, stored: dict[str, str], kinds: dict[str, str],
         if le.id in stale:
             continue
         carriers = [mid for mid, text in stored.items()
-                    if kinds.get(mid) != "episodic" and le.found_in(text)]
+                    if kinds.get(mid) not in RECORDS and le.found_in(text)]
         if carriers and all(mid in gone for mid in carriers):
             out.append(le.id)
     return out

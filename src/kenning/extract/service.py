@@ -700,10 +700,11 @@ class ExtractionService:
 
     def supersede_changed(self, fresh: list[Any], applied: list[Memory]
                           ) -> list[dict[str, str]]:
-        """Link each newly stored convention or decision to the current ones it replaces (the
+        """Link each newly stored convention or decision to the current one it replaces (the
         same subject, changed: another tool of the family, a reversal, a new value, an explicit
-        change close in meaning), in the order the session stated them, and close the old
-        ones' validity. Returns ``{"new": id, "old": id}`` per replacement."""
+        change close in meaning; the nearest of several, with only what says it again:
+        ``_one_statement``), in the order the session stated them, and close the old ones'
+        validity. Returns ``{"new": id, "old": id}`` per replacement."""
         from kenning.extract.conventions import supersedes
 
         if self._supersede is None:
@@ -735,6 +736,7 @@ class ExtractionService:
             new_rule = rules.get(new.id)
             if new_rule is None:
                 continue
+            replaced: list[tuple[float, Memory]] = []
             for old in pool:
                 if old.id == new.id or old.id in closed or old.id not in rules or (
                         old.id in order and order[old.id] >= order[new.id]):
@@ -747,10 +749,12 @@ class ExtractionService:
                         new_rule.subject and new_rule.subject == rules[old.id].subject):
                     continue  # far apart in meaning and in subject: not worth the rules
                 if supersedes(new_rule, rules[old.id], sim):
-                    self._supersede(new.id, old.id,
-                                    f"changed in a later session: {new_rule.text[:120]}")
-                    closed.add(old.id)
-                    out.append({"new": new.id, "old": old.id})
+                    replaced.append((-1.0 if sim is None else sim, old))
+            for old in _one_statement(replaced, vectors):
+                self._supersede(new.id, old.id,
+                                f"changed in a later session: {new_rule.text[:120]}")
+                closed.add(old.id)
+                out.append({"new": new.id, "old": old.id})
         out += self._supersede_moved_limits([m for _, m in stated], rules)
         return out
 
@@ -943,6 +947,21 @@ PAIR_SHORTLIST = 3 * PAIR_CANDIDATES
 # are at least MIN_TURN_QUOTE characters: a short one could be anybody's words).
 TURN_QUOTE_WORDS = 10
 MIN_TURN_QUOTE = 20
+
+
+def _one_statement(replaced: list[tuple[float, Memory]], vectors: Mapping[str, Any]
+                   ) -> list[Memory]:
+    """Of the memories one new rule would replace (each with its nearness to the rule), the
+    nearest, and besides it only those that say the same statement again (``SAME_STATEMENT``
+    near it): a rule changes one thing, and phrase rules that match on a tool's name alone
+    ("pnpm v11 now") would end every rule naming the tool."""
+    if not replaced:
+        return []
+    replaced = sorted(replaced, key=lambda sm: (-sm[0], sm[1].id))
+    first = replaced[0][1]
+    return [first] + [m for _, m in replaced[1:]
+                      if first.id in vectors and m.id in vectors
+                      and float(vectors[first.id] @ vectors[m.id]) >= SAME_STATEMENT]
 
 
 def _user_statement(c: Any) -> bool:
