@@ -195,3 +195,16 @@ def test_graph_commands(cli_env: dict[str, str]) -> None:
     link_id = jrun(cli_env, "show", sess)["links"][0]["id"]
     assert jrun(cli_env, "unlink", link_id)["deleted"] is True
     assert run(cli_env, "remember", "x", "--link", "nocolon", ok=False).returncode == 2
+
+
+def test_doctor_shows_a_notice_apart_from_errors(cli_env: dict[str, str]) -> None:
+    import subprocess
+    import sys
+
+    jrun(cli_env, "remember", "first memory creates the store")
+    subprocess.run([sys.executable, "-c", "from kenning.errorlog import log_notice; "
+                    "log_notice('extract: supersession judged with a low margin', 'a ended by b')"],
+                   env=cli_env, check=True)
+    doctor = run(cli_env, "doctor").stdout
+    assert "notice: extract: supersession judged with a low margin: a ended by b" in doctor
+    assert jrun(cli_env, "doctor")["recent_errors"][-1]["notice"] is True

@@ -664,8 +664,9 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
         typer.echo(f"{'last errors':<15} {'none' if not errors else ''}")
         from kenning.models import iso
 
-        for e in errors:
-            typer.echo(f"  {iso(e.get('at_ms'))}  {e.get('where')}: {e.get('error')}")
+        for e in errors:  # a notice is a decision worth a second look, not a failure
+            mark = "notice: " if e.get("notice") else ""
+            typer.echo(f"  {iso(e.get('at_ms'))}  {mark}{e.get('where')}: {e.get('error')}")
 
 
 def _claude_code_line(cc: dict[str, Any]) -> str:
