@@ -26,7 +26,6 @@ never in a per-prompt hook.
 from __future__ import annotations
 
 import re
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +34,7 @@ from typing import TYPE_CHECKING
 from kenning.extract.sentence_kinds import Weights as KindWeights
 from kenning.extract.sentence_kinds import features as kind_features
 from kenning.extract.sentence_kinds import probabilities as kind_probabilities
-from kenning.extract.sentence_kinds import word_features
+from kenning.extract.sentence_kinds import read_head, word_features
 
 if TYPE_CHECKING:
     import numpy as np
@@ -99,22 +98,8 @@ class PairWeights:
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> PairWeights:
-        import numpy as np
-
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                matrix = np.asarray(data["matrix"], dtype=np.float32)
-                labels = tuple(str(x) for x in data["labels"])
-                encoder = str(data["encoder"])
-                replaces_at = float(data["replaces_at"])
-                buckets = int(data["buckets"]) if "buckets" in data.files else 0
-        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-            raise PairsUnavailable(f"cannot read {path}: {exc}") from exc
-        if labels != LABELS or matrix.ndim != 2 or matrix.shape[1] != len(LABELS):
-            raise PairsUnavailable(f"{path} holds another label set or shape")
-        if not 0 <= buckets < matrix.shape[0]:
-            raise PairsUnavailable(f"{path} holds more word buckets than weights")
-        return cls(matrix, encoder, replaces_at, buckets)
+        head = read_head(path, LABELS, PairsUnavailable, ("replaces_at",))
+        return cls(head.matrix, head.encoder, head.numbers["replaces_at"], head.buckets)
 
 
 def probabilities(weights: PairWeights, x: np.ndarray) -> np.ndarray:

@@ -128,21 +128,42 @@ class Weights:
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> Weights:
-        import numpy as np
+        head = read_head(path, LABELS, DetectorUnavailable)
+        return cls(head.matrix, LABELS, head.encoder, head.buckets)
 
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                matrix = np.asarray(data["matrix"], dtype=np.float32)
-                labels = tuple(str(x) for x in data["labels"])
-                encoder = str(data["encoder"])
-                buckets = int(data["buckets"]) if "buckets" in data.files else 0
-        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-            raise DetectorUnavailable(f"cannot read {path}: {exc}") from exc
-        if labels != LABELS or matrix.ndim != 2 or matrix.shape[1] != len(LABELS):
-            raise DetectorUnavailable(f"{path} holds another label set or shape")
-        if not 0 <= buckets < matrix.shape[0]:
-            raise DetectorUnavailable(f"{path} holds more word buckets than weights")
-        return cls(matrix, labels, encoder, buckets)
+
+@dataclass(frozen=True)
+class Head:
+    """What a trained head's weights file holds: its matrix (features x labels), the encoder
+    it was trained on, its hashed word slots, and any named numbers beside them."""
+
+    matrix: np.ndarray
+    encoder: str
+    buckets: int
+    numbers: dict[str, float]
+
+
+def read_head(path: Path, labels: tuple[str, ...], error: type[Exception],
+              numbers: Sequence[str] = ()) -> Head:
+    """A head's weights file, read without pickles and checked: ``error``, saying why, when it
+    is missing or unreadable, made for labels other than ``labels``, or holds more word slots
+    than rows. Both shipped heads (this detector, the statement-pair judge) are read here."""
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            matrix = np.asarray(data["matrix"], dtype=np.float32)
+            found = tuple(str(x) for x in data["labels"])
+            encoder = str(data["encoder"])
+            buckets = int(data["buckets"]) if "buckets" in data.files else 0
+            named = {name: float(data[name]) for name in numbers}
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise error(f"cannot read {path}: {exc}") from exc
+    if found != labels or matrix.ndim != 2 or matrix.shape[1] != len(labels):
+        raise error(f"{path} holds another label set or shape")
+    if not 0 <= buckets < matrix.shape[0]:
+        raise error(f"{path} holds more word buckets than weights")
+    return Head(matrix, encoder, buckets, named)
 
 
 def word_features(texts: Sequence[str], buckets: int, scale: float = WORD_SCALE) -> np.ndarray:
