@@ -30,6 +30,9 @@ from kenning import Kenning, learning
 from kenning.embed import MiniLMEmbedder
 from kenning.hooks import detached
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.mcp_fixtures import recorded_session
+
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "results" / "hooks.json"
 BIN = Path(sys.executable).parent
@@ -148,6 +151,25 @@ def bench_size(n: int, runs: int, embedder: MiniLMEmbedder,
             samples["SessionEnd (background work)"].append(time.perf_counter() - t0)
             samples["SessionEnd (in place)"].append(timed([str(HOOK), "SessionEnd"], end,
                                                           inline))
+        # What /clear does: the conversation's end is queued (its detached worker starts
+        # capturing from a real transcript) and the next conversation starts at once. Its
+        # SessionStart either reads what is there (``session_start_wait_ms`` 0) or waits up
+        # to 3 s for that worker, interleaved run by run.
+        transcript = recorded_session(scratch / "session.jsonl")
+        waits = {"SessionStart (after /clear)": "0",
+                 "SessionStart (after /clear, waiting up to 3 s)": "3000"}
+        samples.update({name: [] for name in waits})
+        for i in range(SESSION_RUNS):
+            for name, wait in waits.items():
+                sid = f"bench-clear-{wait}-{i}"
+                timed([str(HOOK), "SessionEnd"], json.dumps({
+                    "session_id": sid, "cwd": str(project_dir), "hook_event_name": "SessionEnd",
+                    "reason": "clear", "transcript_path": str(transcript)}), env)
+                samples[name].append(timed([str(HOOK), "SessionStart"], json.dumps({
+                    "session_id": sid + "-next", "cwd": str(project_dir),
+                    "hook_event_name": "SessionStart", "source": "clear"}),
+                    dict(env, KENNING_HOOKS_SESSION_START_WAIT_MS=wait)))
+                settle(str(db))
         errors = (scratch / "home" / "errors.jsonl")
         error_lines = errors.read_text().splitlines() if errors.exists() else []
     stats = {name: summarize(values) for name, values in samples.items()}
@@ -202,8 +224,9 @@ def main() -> None:
     rows = []
     for r in results["sizes"]:
         names = ["bare", "UserPromptSubmit", "UserPromptSubmit (no index)", "PostToolUse",
-                 "SessionStart", "SessionEnd", "SessionEnd (background work)",
-                 "SessionEnd (in place)"]
+                 "SessionStart", "SessionStart (after /clear)",
+                 "SessionStart (after /clear, waiting up to 3 s)", "SessionEnd",
+                 "SessionEnd (background work)", "SessionEnd (in place)"]
         for name in [*names, *(n for n in r["ms"] if n.startswith("compared: "))]:
             ms = r["ms"][name]
             rows.append([f"{r['n']:,}", name, f"{ms['median']:.2f}", f"{ms['p95']:.2f}",
