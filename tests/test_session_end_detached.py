@@ -16,7 +16,7 @@ from kenning.places.keys import project_key
 from kenning.places.lean import journal_dir
 from tests.mcp_fixtures import TranscriptWriter
 from tests.sessionend import wait_for_session_ends
-from tests.test_hooks import env, errors, hook, payload, project  # noqa: F401
+from tests.test_hooks import env, errors, hook, payload, project, seeded  # noqa: F401
 
 RULE = "in this repo we use pnpm for installing packages, never npm. ok, the navbar next?"
 
@@ -121,9 +121,38 @@ def test_session_end_runs_in_place_when_detaching_is_off(env, project) -> None:
     assert _rules(env, project) == ["Use pnpm for installing packages, never npm."]
 
 
-def test_the_next_session_start_waits_for_a_running_session_end(env, project) -> None:
-    """A session started right after the last one ended is briefed from what it learned: the
-    start waits (up to session_start_wait_ms) for the worker still running."""
+def test_the_next_session_start_reads_what_is_there_by_default(env, project) -> None:
+    """After /clear the next conversation starts at once: its SessionStart briefs from what
+    the store holds while the last conversation's end is still running, and that end still
+    finishes afterwards (nothing it learned is lost)."""
+    import json
+
+    from kenning.config import DEFAULTS
+
+    assert DEFAULTS["hooks"]["session_start_wait_ms"] == 0
+    seeded(env, project).close()
+    location = env["KENNING_DB"]
+    lock = DirLock(journal_dir(location), detached.LOCK)
+    assert lock.acquire(0)  # the end is running and cannot finish while we hold this
+    try:
+        assert _end(env, project, "s-1").returncode == 0
+        start = hook("SessionStart", payload("SessionStart", project, session_id="s-2",
+                                             source="clear"), env)
+        assert start.returncode == 0 and start.stdout, (start.stderr, errors(env))
+        brief = json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
+        assert "billing ledger" in brief.lower()  # what was there before
+        assert len(detached.pending(location)) == 1  # answered without the end
+    finally:
+        lock.release()
+    wait_for_session_ends(location)
+    assert _rules(env, project) == ["Use pnpm for installing packages, never npm."]
+    assert not detached.pending(location) and not errors(env)
+
+
+def test_a_session_start_set_to_wait_is_briefed_from_the_running_end(env, project) -> None:
+    """With ``session_start_wait_ms`` set, a session started right after the last one ended
+    is briefed from what it learned: the start waits (up to that long) for the worker still
+    running."""
     import json
     import threading
 

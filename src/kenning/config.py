@@ -24,7 +24,8 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "session_start_budget_ms": 8000,
         "session_end_budget_ms": 55000,
         "detach_session_end": True,  # session-end work runs in a background worker
-        "session_start_wait_ms": 3000,  # a start waits this long for a running session end
+        # a start waits this long for a running session end (0: it reads what is there)
+        "session_start_wait_ms": 0,
         "compact_budget_ms": 8000,
         # On a server store the prompt index (built by this machine) is trusted this long;
         # after that prompts ask the server, so others' new memories arrive within it.

@@ -95,9 +95,10 @@ def busy(location: str) -> bool:
 
 def settle(location: str, timeout_s: float) -> bool:
     """Before a session starts: let the previous session's end finish, so the new session is
-    briefed from it, waiting at most ``timeout_s``. A queued end that no worker is running (its
-    worker was killed) gets a new worker first. Whether there was nothing to wait for (then
-    the MEMORY.md the client loaded is the one the last session end wrote)."""
+    briefed from it, waiting at most ``timeout_s`` (0, the default: not at all; the start
+    reads what is there). A queued end that no worker is running (its worker was killed) gets
+    a new worker first. Whether there was nothing to wait for (then the MEMORY.md the client
+    loaded is the one the last session end wrote)."""
     import time
 
     if not pending(location) and not busy(location):

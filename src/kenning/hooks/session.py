@@ -43,7 +43,8 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
 
     from kenning.hooks import detached, seen
 
-    # the previous session's end may still be running: a new session is briefed from it
+    # the previous session's end may still be running: it gets a worker if it has none, and
+    # the start waits for it only as long as configured (by default not at all)
     idle = detached.settle(location,
                            int(settings["session_start_wait_ms"]) / 1000)  # type: ignore[call-overload]
     root = _root(payload)
