@@ -299,6 +299,45 @@ def test_a_hook_past_its_budget_exits_zero_silently_and_says_so(env, project) ->
     assert any(e["where"] == "hook SessionStart" and "budget" in e["error"] for e in errors(env))
 
 
+def _tool_call(project: Path, tool_use_id: str) -> str:
+    return payload("PostToolUse", project, tool_name="Bash", tool_use_id=tool_use_id,
+                   tool_input={"command": "pytest -q"},
+                   tool_response={"stdout": "3 passed", "stderr": "", "interrupted": False})
+
+
+def _journalled_tool_calls(env: dict[str, str]) -> list[str]:
+    path = Path(journal_dir(env["KENNING_DB"])) / journal.FILE
+    lines = path.read_text().splitlines() if path.exists() else []
+    return [json.loads(ln)["data"].get("tool_use_id") for ln in lines]
+
+
+def test_a_tool_call_past_its_budget_is_journalled_before_the_hook_gives_up(env, project
+                                                                             ) -> None:
+    """The budget cuts the optional work, never the event learning reads: a hook whose
+    budget runs out before its journal line still writes it, then exits 0 silently."""
+    starved = dict(env, KENNING_HOOKS_TOOL_BUDGET_MS="1")  # over before the line is written
+    result = hook("PostToolUse", _tool_call(project, "toolu_starved"), starved)
+    assert (result.returncode, result.stdout) == (0, b"")
+    assert _journalled_tool_calls(env) == ["toolu_starved"]
+    assert any(e["where"] == "hook PostToolUse" and "budget" in e["error"] for e in errors(env))
+
+
+def test_a_payload_written_late_by_a_starved_client_is_still_journalled(env, project) -> None:
+    """The time the client takes to write the payload is not the hook's: one written after
+    the hook's whole budget has gone by is journalled all the same."""
+    import time
+
+    from kenning.config import DEFAULTS
+
+    proc = subprocess.Popen([str(HOOK), "PostToolUse"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    # the client is slow, not the hook: more than the hook's whole budget goes by
+    time.sleep(1.5 * int(DEFAULTS["hooks"]["tool_budget_ms"]) / 1000)
+    out, _ = proc.communicate(_tool_call(project, "toolu_late").encode(), timeout=60)
+    assert (proc.returncode, out) == (0, b"")
+    assert _journalled_tool_calls(env) == ["toolu_late"]
+
+
 @pytest.mark.parametrize("extra", [
     {}, {"KENNING_HOME": "~/kh"}, {"XDG_DATA_HOME": "/srv/xdg"}, {"KENNING_DB": "~/x/k.db"},
     {"KENNING_DB": "postgresql://u:pw@db.example/kenning"},

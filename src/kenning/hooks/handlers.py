@@ -4,7 +4,7 @@ modules (they run on every prompt and every tool call); session events load the 
 import os
 
 from kenning import journal
-from kenning.hooks import fastjson
+from kenning.hooks import budget, fastjson
 from kenning.places import lean
 
 Settings = dict[str, object]
@@ -58,6 +58,7 @@ def handle(event: str, payload: dict[str, object], settings: Settings, now_ms: i
     if event == "Stop":
         journal.append(lean.journal_dir(location),
                        [_event(payload, project, now_ms, "stop", {})])
+        budget.journalled()
         return ""
     if event == "SubagentStop":
         data = {k: payload[k] for k in ("agent_id", "agent_type", "agent_transcript_path")
@@ -71,6 +72,7 @@ def handle(event: str, payload: dict[str, object], settings: Settings, now_ms: i
             data["report"] = redact(report[:28_000]).text[:20_000]
         journal.append(lean.journal_dir(location),
                        [_event(payload, project, now_ms, "subagent", data)])
+        budget.journalled()
         return ""
     from kenning.hooks import session
 
@@ -266,6 +268,7 @@ def record_tool(payload: dict[str, object], cwd: str | None, location: str, now_
     if cwd:
         event["cwd"] = cwd[:1000]
     journal.append(lean.journal_dir(location), [event])
+    budget.journalled()  # past the budget, the drift check below is what gives way
     if isinstance(data.get("file"), str) and not failed:  # anchored code may have changed
         from kenning.drift import hook
 

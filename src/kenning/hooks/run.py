@@ -4,7 +4,6 @@ the error where ``kenning doctor`` shows it. Nothing here may break a Claude Cod
 Every string of the payload is made storable (no lone surrogates, no NUL) before a handler sees
 it, so nothing a hook journals can later be refused by the store."""
 
-import os
 import sys
 import time
 
@@ -28,6 +27,9 @@ MAX_STDIN = 16 * 1024 * 1024  # a bigger payload is read no further (and then no
 _LIGHT = frozenset({"UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop",
                     "SubagentStop"})
 _done_light = False  # set when such a hook answered without an error
+# The events whose journal line learning reads: an expired budget waits for it
+# (``kenning.hooks.budget``).
+_JOURNALLED = frozenset({"PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop"})
 
 
 def event_name(arg: str) -> str | None:
@@ -42,47 +44,6 @@ _BUDGET_KEYS = {
     "SubagentStop": "tool_budget_ms", "SessionStart": "session_start_budget_ms",
     "PreCompact": "compact_budget_ms", "SessionEnd": "session_end_budget_ms",
 }
-
-
-def _arm(budget_ms: int, event: str) -> None:
-    """Exit 0 silently when the budget runs out: Claude Code carries on without us."""
-    try:
-        import _signal  # type: ignore[import-not-found]  # typeshed has no stub for _signal
-    except ImportError:  # pragma: no cover - no SIGALRM (Windows): rely on Claude's timeout
-        return
-
-    def expire(signum: int, frame: object) -> None:
-        # No imports in a signal handler: the main flow may be inside one (the import lock
-        # would deadlock); write the error log line with what is loaded already.
-        try:
-            # both loaded (by handlers) before the timer was armed
-            from kenning.hooks import fastjson
-            from kenning.places import lean
-
-            directory = lean.data_dir()
-            os.makedirs(directory, exist_ok=True)
-            line = fastjson.dumps({
-                "at_ms": time.time_ns() // 1_000_000, "where": f"hook {event}",
-                "error": f"TimeoutError: hook exceeded its {budget_ms} ms budget", "trace": [],
-            }) + "\n"
-            fd = os.open(os.path.join(directory, "errors.jsonl"),
-                         os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-            os.write(fd, line.encode())
-            os.close(fd)
-        finally:
-            os._exit(0)
-
-    _signal.signal(_signal.SIGALRM, expire)
-    _signal.setitimer(_signal.ITIMER_REAL, budget_ms / 1000)
-
-
-def _disarm() -> None:
-    """Cancel the budget alarm (a no-op where there is none)."""
-    try:
-        import _signal
-    except ImportError:  # pragma: no cover - no SIGALRM (Windows)
-        return
-    _signal.setitimer(_signal.ITIMER_REAL, 0)
 
 
 def _log(where: str, exc: BaseException) -> None:
@@ -114,13 +75,18 @@ def main(argv: list[str], *, stdin: str | None = None, budget: bool = True) -> i
     now_ms = time.time_ns() // 1_000_000  # the one clock read; handlers get it injected
     try:
         from kenning.config import DEFAULTS
+        from kenning.hooks import budget as clock
         from kenning.hooks import fastjson, handlers
 
         key = _BUDGET_KEYS[event]
         default_budget = int(DEFAULTS["hooks"][key])  # type: ignore[call-overload]
         if budget:  # armed before reading anything: a stuck stdin cannot hold us either
-            _arm(default_budget, event)
+            clock.arm(max(clock.STDIN_WAIT_MS, default_budget), event)
         text = _read_stdin() if stdin is None else stdin
+        if budget:  # the budget is the hook's own time, from the payload on
+            if event in _JOURNALLED:
+                clock.hold()
+            clock.arm(default_budget, event)
         payload = fastjson.loads(text)
         if stdin is not None or fastjson.suspect(text):
             # before any handler sees it: a lone surrogate or NUL journalled as is would be
@@ -131,12 +97,12 @@ def main(argv: list[str], *, stdin: str | None = None, budget: bool = True) -> i
         cwd = payload.get("cwd")
         settings = handlers.settings_for(cwd if isinstance(cwd, str) and cwd else None)
         if budget and settings[key] != default_budget:
-            _arm(int(settings[key]), event)  # type: ignore[call-overload]
+            clock.arm(int(settings[key]), event)  # type: ignore[call-overload]
         if not settings["enabled"]:
             return 0
         out = handlers.handle(event, payload, settings, now_ms)
         if budget:  # the answer is ready: the alarm must not kill us while we write it
-            _disarm()
+            clock.disarm()
         if out:
             sys.stdout.write(out)
             sys.stdout.flush()
