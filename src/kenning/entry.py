@@ -35,6 +35,10 @@ def main() -> int:
         except UnicodeEncodeError:  # the shell passed bytes that are not UTF-8
             print(f"error: argument {n} is not valid UTF-8 text", file=sys.stderr)
             return 1
+    if argv[:1] == ["mcp"] and (db := _stdio_mcp(argv[1:])) is not None:
+        from kenning.mcpfront import main as mcp_main
+
+        return mcp_main(db or None)
     if argv[:1] in (["list"], ["show"], ["recall"], ["--version"]):
         from kenning.fastcli import main as fast_main
 
@@ -46,6 +50,19 @@ def main() -> int:
     from kenning.cli import main as cli_main
 
     return cli_main(argv)
+
+
+def _stdio_mcp(args: list[str]) -> str | None:
+    """The store of a plain ``kenning mcp [--db PATH]`` ("" for the default one), which goes
+    straight to the stdio front (the MCP client waits for its answer); None for anything else
+    (``--http``, ``--help``...), which the CLI handles."""
+    if not args:
+        return ""
+    if len(args) == 2 and args[0] == "--db" and args[1]:
+        return args[1]
+    if len(args) == 1 and args[0].startswith("--db=") and len(args[0]) > 5:
+        return args[0][5:]
+    return None
 
 
 def run() -> NoReturn:

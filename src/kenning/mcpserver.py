@@ -622,15 +622,35 @@ def parse_http(address: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
+def open_resilient(db: str | None, warn: Callable[[str], None]) -> Any:
+    """The Kenning the server answers from: the store at ``db`` (else the default one), or,
+    while that cannot be used (corrupt, locked, unreachable), files until it answers again
+    (``warn`` is told why)."""
+    from kenning.facade import Kenning
+    from kenning.fileonly import Resilient
+    from kenning.places.paths import current_project, default_db_path
+    from kenning.times import now_ms
+
+    location = db or str(default_db_path())
+    k = Resilient(location, current_project(location), lambda: Kenning(db), now_ms)
+    if k.real() is None:
+        warn(f"warning: {k.reason}; serving from files until the store is back")
+    return k
+
+
 def serve(k: Any, *, http: str | None = None, say: Callable[[str], None] | None = None
           ) -> None:
-    """Run the server over ``k`` (stdio, or streamable HTTP at ``http``) until the client
-    goes away or the process is interrupted."""
+    """Run the server over ``k`` (stdio, with the handshake answered at once by
+    ``kenning.mcpfront``, or streamable HTTP at ``http``) until the client goes away or the
+    process is interrupted."""
     where = parse_http(http) if http else None
-    app = build_server(k)
     if where is None:
-        app.run("stdio")
+        from kenning.mcpfront import serve_stdio
+        from kenning.places.lean import data_dir
+
+        serve_stdio(lambda: build_server(k), data_dir())
         return
+    app = build_server(k)
     if say is not None:
         say(f"http://{where[0]}:{where[1]}/mcp")
     app.run("streamable-http", host=where[0], port=where[1])

@@ -20,7 +20,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run the MCP server (what `kenning init` registers in .mcp.json)."""
         from kenning.errors import KenningError
-        from kenning.mcpserver import parse_http, serve
+        from kenning.mcpserver import open_resilient, parse_http, serve
 
         if http is not None:
             try:
@@ -34,21 +34,12 @@ def register(app: typer.Typer) -> None:
             else:
                 typer.echo(f"kenning MCP server at {url}", err=True)
 
-        from kenning.facade import Kenning
-        from kenning.fileonly import Resilient
-        from kenning.places.paths import current_project, default_db_path
-        from kenning.times import now_ms
-
         try:
-            location = str(db) if db else str(default_db_path())
             # The store may be unavailable (corrupt, locked, unreachable): the server still
             # starts, keeps what it is told in files and opens the store once it answers.
-            k = Resilient(location, current_project(location), lambda: Kenning(db), now_ms)
+            k = open_resilient(str(db) if db else None, lambda w: typer.echo(w, err=True))
         except KenningError as exc:
             fail(str(exc))
-        if k.real() is None:
-            typer.echo(f"warning: {k.reason}; serving from files until the store is back",
-                       err=True)
         try:
             serve(k, http=http, say=say)
         finally:
