@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,7 +26,12 @@ sys.path.insert(0, str(HERE.parent))
 from mcp import ClientSession, stdio_client  # noqa: E402
 
 from kenning import Kenning  # noqa: E402
-from tests.mcp_fixtures import recorded_session, stdio_params  # noqa: E402
+from tests.mcp_fixtures import (  # noqa: E402
+    kenning_command,
+    recorded_session,
+    server_env,
+    stdio_params,
+)
 
 DEFAULT_OUT = HERE / "results" / "mcp.json"
 AREAS = ["auth", "billing", "search", "checkout", "deploy", "logging", "cache", "email"]
@@ -85,6 +91,50 @@ async def measure(db: Path, tmp: Path, runs: int) -> dict[str, Any]:
     return {"start_ms": start_ms, "first_recall_ms": first_recall_ms, "calls": out}
 
 
+def start_times(tmp: Path, db: Path, runs: int) -> dict[str, list[float]]:
+    """``kenning mcp`` started the way a client starts it, ``initialize`` and ``tools/list``
+    asked at once, then stdin closed: the time to each answer and to the process's exit, with
+    the handshake answered by the SDK (no record: as at a first start, or before the front)
+    and from the record the first start wrote (``kenning.mcpfront``), alternating."""
+    from kenning.mcpfront import RECORD
+
+    env = server_env(tmp, db)
+    record = tmp / "home" / RECORD
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "bench", "version": "1"}}}
+    follow = [{"jsonrpc": "2.0", "method": "notifications/initialized"},
+              {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
+    out: dict[str, list[float]] = {}
+    for n in range(2 * runs + 1):
+        recorded = n % 2 == 1
+        if not recorded:
+            record.unlink(missing_ok=True)
+        t0 = time.perf_counter()
+        p = subprocess.Popen([*kenning_command(), "mcp"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                             cwd=str(tmp))
+        assert p.stdin is not None and p.stdout is not None
+        p.stdin.write((json.dumps(init) + "\n").encode())
+        p.stdin.flush()
+        p.stdout.readline()
+        t1 = time.perf_counter()
+        p.stdin.write("".join(json.dumps(m) + "\n" for m in follow).encode())
+        p.stdin.flush()
+        assert json.loads(p.stdout.readline())["result"]["tools"]
+        t2 = time.perf_counter()
+        p.stdin.close()
+        p.wait()
+        t3 = time.perf_counter()
+        if n == 0:
+            continue  # the first start also writes bytecode and the record
+        label = "recorded handshake" if recorded else "SDK handshake"
+        for what, ms in (("initialize", t1 - t0), ("tools/list", t2 - t0),
+                         ("exit after stdin closes", t3 - t2)):
+            out.setdefault(f"start, {label}: {what}", []).append(ms * 1000)
+    return out
+
+
 def extract_times(tmp: Path, runs: int) -> dict[str, list[float]]:
     path = recorded_session(tmp / "session.jsonl")
     out: dict[str, list[float]] = {"extract (rules + dedupe)": [], "extract (rules only)": []}
@@ -113,9 +163,11 @@ def main() -> None:
         seed(db, a.memories)
         log("spawning kenning mcp and calling tools")
         res = asyncio.run(measure(db, tmp, a.runs))
+        log("starting kenning mcp, with and without the recorded handshake")
+        starts = start_times(tmp, db, max(5, a.runs // 3))
         log("timing extract on the recorded transcript")
         ext = extract_times(tmp, a.runs)
-    series = {**res["calls"], **ext}
+    series = {**res["calls"], **starts, **ext}
     rows = [[name, summarize(v)["median"], summarize(v)["p95"]] for name, v in series.items()]
     rows += [["server start + initialize", res["start_ms"], float("nan")],
              ["first recall (loads the model)", res["first_recall_ms"], float("nan")]]
