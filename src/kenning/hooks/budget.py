@@ -31,15 +31,17 @@ def arm(budget_ms: int, event: str) -> None:
         # No imports in a signal handler: the main flow may be inside one (the import lock
         # would deadlock); write the error log line with what is loaded already.
         first = not _state["expired"]
-        try:
-            if first:
+        if first:
+            # no contextlib here: a signal handler must import nothing
+            try:  # noqa: SIM105
                 _log_expired(budget_ms, event)
-        finally:
-            if first and _state["holding"]:
-                _state["expired"] = True
-                _signal.setitimer(_signal.ITIMER_REAL, HOLD_MS / 1000)
-            else:
-                os._exit(0)
+            except BaseException:  # a failed log line must not stop the exit (or the hold)
+                pass
+        if first and _state["holding"]:
+            _state["expired"] = True
+            _signal.setitimer(_signal.ITIMER_REAL, HOLD_MS / 1000)
+            return
+        os._exit(0)
 
     _signal.signal(_signal.SIGALRM, expire)
     _signal.setitimer(_signal.ITIMER_REAL, budget_ms / 1000)
@@ -75,8 +77,8 @@ def journalled() -> None:
 
 
 def disarm() -> None:
-    """Cancel the alarm (a no-op where there is none)."""
-    _state["holding"] = False
+    """Cancel the alarm (a no-op where there is none) and forget any hold."""
+    _state["holding"] = _state["expired"] = False
     try:
         import _signal
     except ImportError:  # pragma: no cover - no SIGALRM (Windows)

@@ -109,10 +109,22 @@ def main(argv: list[str], *, stdin: str | None = None, budget: bool = True) -> i
         global _done_light
         _done_light = event in _LIGHT and "://" not in handlers.store_location(settings)
     except BaseException as exc:  # fail open, whatever happened
+        if budget:
+            _disarm_quietly()
         if isinstance(exc, SystemExit) and exc.code in (0, None):
             return 0
         _log(f"hook {event}", exc)
     return 0
+
+
+def _disarm_quietly() -> None:
+    """Cancel the budget alarm after a failure (its module may not have been loaded)."""
+    try:
+        from kenning.hooks import budget
+
+        budget.disarm()
+    except BaseException:  # failing open must not fail
+        pass
 
 
 def run(argv: list[str]) -> "NoReturn":
