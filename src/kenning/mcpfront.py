@@ -1,15 +1,17 @@
 """The MCP server's stdio front: the handshake answered at once, the SDK loaded meanwhile.
 
-Importing the MCP SDK takes most of a second (its pydantic models), and a client that starts
-its first model request before a server has listed its tools shows that server as "still
-connecting" for the whole first turn. The answers to ``initialize`` and ``tools/list`` depend
-only on the SDK's and Kenning's code, so the first run records them, exactly as the SDK wrote
-them, in ``mcp-handshake.json`` in Kenning's data folder, keyed by the protocol version the
-client asked for and stamped with the code they came from. From then on this front answers
-them from that record while the SDK loads in a thread; the first message it cannot answer
-(a tool call, a ping, anything) hands the conversation to the SDK, which is given the
-handshake again and whose second answer to it is dropped. A changed Kenning or SDK, an
-unknown protocol version or an unreadable record simply means the SDK answers everything.
+Importing the MCP SDK takes most of a second (its pydantic models), more on a busy machine, and
+Claude Code shows a server that has not listed its tools by its first model request as "still
+connecting" for that whole turn. What a client asks first depends only on the SDK's and
+Kenning's code and the protocol version it speaks: ``initialize`` (or ``server/discover``), the
+tool, prompt and resource lists, and the acknowledgement of a ``subscriptions/listen``. The
+first start records the SDK's answers to those, exactly as it wrote them, in
+``mcp-handshake.json`` in Kenning's data folder, stamped with the code they came from. Later
+starts answer them from that record while the SDK loads in a thread, and keep everything else
+(tool calls, the subscription itself) for the SDK, which reads it once loaded: it is given
+``initialize`` again, and its second answer (or acknowledgement) is dropped. A changed Kenning
+or SDK, an unknown protocol version or an unreadable record means the SDK answers everything,
+and records anew.
 
 The wire is the process's stdin and stdout, taken over at start: descriptor 0 then reads the
 null device and descriptor 1 goes to stderr, so nothing else printed can corrupt a message.
