@@ -113,6 +113,32 @@ def test_the_next_process_settles_what_a_killed_one_left(
     assert k.store.pending_links(10) == []
 
 
+def test_a_read_never_waits_for_a_backlog_another_process_left(
+    make_kenning: Callable[..., Kenning], embedder: MiniLMEmbedder, tmp_path: Path,
+) -> None:
+    """A thousand memories written without their vectors by another process: the next read
+    embeds a bounded part of them (``recall.READ_BACKLOG``) and answers; what it did not
+    embed it still finds by its words, and the rest is settled after (here: by ``settle``)."""
+    from kenning import recall
+
+    writer = make_kenning("backlog.db", defer_vectors=True)
+    writer.remember_many([{"text": f"deploy note {i}: the worker restarted after a timeout"}
+                          for i in range(999)]
+                         + [{"text": "The zebrafish-cache warms the search index nightly"}])
+    writer.close()  # before its background settling began: all 1,000 are left pending
+    k = make_kenning("backlog.db")
+    assert len(k.store.pending_links(2000)) == 1000
+    hits = k.recall("zebrafish-cache nightly warming")
+    assert hits and "zebrafish-cache" in hits[0].memory.content  # the newest: by its words
+    k.close()  # waits for at most one small background batch
+    reader = make_kenning("backlog.db")
+    left = len(reader.store.pending_links(2000))
+    assert 0 < left <= 1000 - recall.READ_BACKLOG
+    reader.settle()
+    assert reader.store.pending_links(10) == []
+    assert reader.store.count_missing_vectors(embedder.id) == 0
+
+
 def test_a_memory_forgotten_before_its_vector_is_settled_quietly(
     make_kenning: Callable[..., Kenning], embedder: MiniLMEmbedder,
     monkeypatch: pytest.MonkeyPatch,

@@ -57,6 +57,7 @@ _DEFAULT = object()
 
 
 SETTLE_DELAY_S = 0.2  # how long a write waits for company before vectors are computed
+BACKGROUND_BATCH = 32  # memories a background thread settles between looks at ``close``
 
 
 class Kenning:
@@ -249,32 +250,43 @@ class Kenning:
         moment (a benchmark, before copying the store file)."""
         return self._settle()
 
-    def _settle(self) -> int:
-        """``settle``, for the reads that need every vector and link in place."""
+    def _settle(self, limit: int | None = None) -> int:
+        """``settle``, for the reads that need every vector and link in place; with ``limit``
+        (a read that must not wait for a backlog) at most that many, and none while another
+        thread of this process is settling."""
         if self.embedder is None:
             return 0
-        with self._settle_lock:
-            return self._writing().settle()
+        if limit is None:
+            with self._settle_lock:
+                return self._writing().settle()
+        if not self._settle_lock.acquire(blocking=False):
+            return 0
+        try:
+            return self._writing().settle(limit=limit)
+        finally:
+            self._settle_lock.release()
 
-    def _settle_soon(self) -> None:
-        """Start the background thread that settles this process's writes, unless it runs."""
-        if not self._defers() or self._closing.is_set():
+    def _settle_soon(self, delay_s: float = SETTLE_DELAY_S) -> None:
+        """Start the background thread that settles what is pending (this process's writes,
+        or a backlog a bounded read left), unless it runs."""
+        if self.embedder is None or self._closing.is_set():
             return
         if self._settler is not None and self._settler.is_alive():
             return
-        self._settler = threading.Thread(target=self._settle_in_background,
+        self._settler = threading.Thread(target=self._settle_in_background, args=(delay_s,),
                                          name="kenning-vectors", daemon=True)
         self._settler.start()
 
-    def _settle_in_background(self) -> None:
-        """Wait ``SETTLE_DELAY_S`` for more writes to batch with (a process that closes
-        within it, such as one CLI command, leaves them to the next process), then settle
-        until nothing is pending. Errors are logged; the marks stay for the next try."""
-        if self._closing.wait(SETTLE_DELAY_S):
+    def _settle_in_background(self, delay_s: float) -> None:
+        """Wait ``delay_s`` for more writes to batch with (a process that closes within it,
+        such as one CLI command, leaves them to the next process), then settle until nothing
+        is pending. Errors are logged; the marks stay for the next try."""
+        if self._closing.wait(delay_s):
             return
         try:
             with self._settle_lock:
-                self._writing().settle(stop=self._closing.is_set)
+                # small batches: closing waits for the one under way
+                self._writing().settle(batch=BACKGROUND_BATCH, stop=self._closing.is_set)
         except Exception as exc:
             from kenning.errorlog import log_error
 
@@ -408,6 +420,7 @@ class Kenning:
             worker=self._worker, indexed_at=lambda: self._indexed_at,
             set_indexed_at=lambda mark: setattr(self, "_indexed_at", mark),
             on_progress=lambda: self.on_progress, settle=self._settle,
+            backlog=lambda: self._settle_soon(0.0),
         )
 
     def get(self, memory_id: str, *, touch: bool = False) -> Memory:

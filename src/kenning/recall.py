@@ -47,6 +47,10 @@ Progress = Callable[[int, int], None]
 # its head instead of searching again: on LoCoMo the moved query's best 100 lie within the
 # first search's best 200 and the keyword candidates (R@10 the same as a second full search).
 FEEDBACK_DEPTH = 2
+# Memories a read embeds (with their links) before it searches, of a backlog other processes
+# left: about half a second of the model on two cores; the rest is settled in the background
+# and found by its words meanwhile.
+READ_BACKLOG = 64
 # How many of the memories that mention a name the query names gain by their closeness to
 # the rest of the query.
 NAME_KEEP = 50
@@ -96,7 +100,8 @@ class RecallService:
         indexed_at: Callable[[], str | None],
         set_indexed_at: Callable[[str | None], None],
         on_progress: Callable[[], Progress | None],
-        settle: Callable[[], object] = lambda: None,
+        settle: Callable[[int | None], int] = lambda limit: 0,
+        backlog: Callable[[], None] = lambda: None,
     ) -> None:
         self.store = store
         self.project = project
@@ -110,6 +115,7 @@ class RecallService:
         self.set_indexed_at = set_indexed_at
         self.on_progress = on_progress
         self.settle = settle
+        self.backlog = backlog
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -249,7 +255,7 @@ class RecallService:
         naming = None
         want_keyword = mode != "vector" or self.embedder is None
         if mode != "keyword" and self.embedder is not None:
-            self.ensure_index()
+            self.ensure_index(READ_BACKLOG)
             # The keyword search runs while the model embeds the query (both release the GIL).
             pending = self.worker().submit(self.store.keyword_search, query, f, pool) \
                 if want_keyword else None
@@ -455,33 +461,48 @@ class RecallService:
             return None
         return self.embedder.embed(builtins.list(texts))
 
-    def ensure_index(self) -> None:
+    def ensure_index(self, limit: int | None = None) -> None:
         """Embed the memories still without a vector from the current embedder, checked once
         per store change (the watermark is remembered on the facade between calls): first
         those written without waiting for the model, with their automatic links (``settle``),
-        then any other."""
+        then any other. With ``limit`` (a read: it must not wait for a backlog other
+        processes left) at most that many of each are done here; the rest is settled in the
+        background (``backlog``) while reads find it by its words, and the next read looks
+        again."""
         assert self.embedder is not None
         mark = self.store.watermark()
         if mark == self.indexed_at():
             return
-        if self.settle():
+        if self.settle(limit):
             mark = self.store.watermark()
-        if self.store.count_missing_vectors(self.embedder.id):
-            self.reindex(progress=self.on_progress())
+        if limit is not None and self.store.pending_links(1):
+            self.backlog()
+            return
+        missing = self.store.count_missing_vectors(self.embedder.id)
+        if missing:
+            self.reindex(progress=self.on_progress(), limit=limit)
             mark = self.store.watermark()
+            if limit is not None and missing > limit:
+                self.backlog()
+                return
         self.set_indexed_at(mark)
 
-    def reindex(self, *, progress: Progress | None = None, batch: int = 256) -> int:
+    def reindex(self, *, progress: Progress | None = None, batch: int = 256,
+                limit: int | None = None) -> int:
         """Embed, ``batch`` at a time, every memory missing a vector from the current
-        embedder, then drop other embedders' vectors; how many were embedded."""
+        embedder (at most ``limit``), then, once none is missing, drop other embedders'
+        vectors; how many were embedded."""
         if self.embedder is None:
             raise ValidationError("no embedding model is installed: nothing to re-index")
         total = self.store.count_missing_vectors(self.embedder.id)
+        if limit is not None:
+            total = min(total, limit)
         done = 0
         if progress:
             progress(0, total)
-        while True:
-            todo = self.store.missing_vectors(self.embedder.id, batch)
+        while limit is None or done < limit:
+            todo = self.store.missing_vectors(
+                self.embedder.id, batch if limit is None else min(batch, limit - done))
             if not todo:
                 break
             vecs = self.embedder.embed([t for _, t in todo])
@@ -490,7 +511,8 @@ class RecallService:
             done += len(todo)
             if progress:
                 progress(done, max(total, done))
-        self.store.drop_other_vectors(self.embedder.id)
+        if limit is None or not self.store.count_missing_vectors(self.embedder.id):
+            self.store.drop_other_vectors(self.embedder.id)
         return done
 
 

@@ -405,18 +405,20 @@ class WritingService:
         return links + auto_link_batch(self.store, project, memories, vectors, embedder_id,
                                        self.link_rules, now, lineage, exclude)
 
-    def settle(self, *, batch: int = 128, stop: Callable[[], bool] = lambda: False) -> int:
+    def settle(self, *, batch: int = 128, stop: Callable[[], bool] = lambda: False,
+               limit: int | None = None) -> int:
         """Compute the vectors and automatic links of memories written without waiting for the
         model, ``batch`` at a time, oldest first; each batch is stored in one transaction with
         its marks cleared, so a killed process leaves the rest for the next one. Links are
         made exactly as a waiting write makes them, the batch's own items counting as earlier
-        batch items rather than as stored memories. ``stop`` is asked between batches.
-        Returns how many memories were settled."""
+        batch items rather than as stored memories. ``stop`` is asked between batches; at most
+        ``limit`` memories are settled (all when None). Returns how many were settled."""
         if self.embedder is None:
             return 0
         settled = 0
-        while not stop():
-            todo = self.store.pending_links(batch)
+        while not stop() and (limit is None or settled < limit):
+            todo = self.store.pending_links(batch if limit is None
+                                            else min(batch, limit - settled))
             if not todo:
                 break
             found = self.store.get_many([mid for mid, _ in todo])
