@@ -1081,14 +1081,23 @@ def _xml(text: str) -> Iterator[_Span]:
 # (:func:`_linked_secret`). Anywhere else in the window a token must look like a password on
 # its own (:func:`_prose_secret`). Words that call a value secret without naming a credential
 # ("secret", "private", "use this instead", "don't share") need both: the link and the shape.
+# Written as a first character from a set, then a check that the word starts there, then the
+# rest of the word chosen by that character: a scan that starts from a set of characters skips
+# most of a text in C (an alternation of words behind a lookbehind tries every position).
 _PROSE_NAME_RE = re.compile(
-    r"(?<![\w:/@.$-])(?:(?i:passwords?|passwd|passphrase|passcode|pw|pwd|login|log[ -]in"
-    r"|credentials?|creds|mot de passe|mdp|passwort|kennwort|contrase\u00f1a|clave|senha"
-    r"|пароль)|(?P<marked>(?i:secret|private|confidential|sensitive"
-    r"|use (?:this|that)(?: one)? instead|don[\u2019']?t (?:share|paste|post|commit|leak|log)"
-    r"(?: it| this)?|geheim|secreto|secr\u00e8te)))(?![\w-])"
-    r"|비밀번호|비번|패스워드|암호|パスワード|パスフレーズ|密码|密碼|口令"
+    r"[PpLlCcMmKkSsUuDdGg\u041f\u043f\ube44\ud328\uc554\u30d1\u5bc6\u53e3]"
+    r"(?:(?<![\w:/@.$-].)(?i:(?<=p)(?:ass(?:words?|wd|phrase|code|wort)|wd?|rivate)"
+    r"|(?<=l)og(?:in|[ -]in)|(?<=c)(?:redentials?|reds|ontrase\u00f1a|lave|onfidential)"
+    r"|(?<=m)(?:ot de passe|dp)|(?<=k)ennwort|(?<=s)(?:enha|ecreto?|ensitive|ecr\u00e8te)"
+    r"|(?<=u)se (?:this|that)(?: one)? instead"
+    r"|(?<=d)on[\u2019']?t (?:share|paste|post|commit|leak|log)(?: it| this)?"
+    r"|(?<=g)eheim|(?<=\u043f)\u0430\u0440\u043e\u043b\u044c)(?![\w-])"
+    r"|(?<=\ube44)(?:\ubc00\ubc88\ud638|\ubc88)|(?<=\ud328)\uc2a4\uc6cc\ub4dc|(?<=\uc554)\ud638"
+    r"|(?<=\u30d1)(?:\u30b9\u30ef\u30fc\u30c9|\u30b9\u30d5\u30ec\u30fc\u30ba)"
+    r"|(?<=\u5bc6)[\u7801\u78bc]|(?<=\u53e3)\u4ee4)"
 )
+# Words that call a value secret without naming a credential (lower case, as they begin).
+_MARKED_STARTS = ("secr", "priv", "conf", "sens", "use ", "don", "geheim")
 _PROSE_WINDOW = 8  # tokens after the name
 _PROSE_REACH = _PROSE_WINDOW * 258  # characters those tokens (and their spaces) can span
 _CJK_REACH = 96
@@ -1171,6 +1180,14 @@ def _linked_secret(value: str) -> bool:
         value)  # letters alone: random ones, not words or a type name
 
 
+def _compound_type(value: str) -> bool:
+    """A type's name as an annotation gives it: two capitalised words or more, digits allowed
+    between them (a single word and its digits may well be a password)."""
+    if not _looks_like_type(value):
+        return False
+    return sum(seg[0].isupper() and not seg.isdigit() for seg in _SEGMENT_RE.findall(value)) >= 2
+
+
 def _quoted_prose_secret(inner: str, phrase: bool) -> bool:
     """A quoted value after the link: one token is judged as any linked value; several words
     are a passphrase when the name says so (three words or more, or with a digit)."""
@@ -1185,14 +1202,14 @@ def _quoted_prose_secret(inner: str, phrase: bool) -> bool:
 def _prose(text: str) -> Iterator[_Span]:
     for m in _PROSE_NAME_RE.finditer(text):
         name = m.group()
-        marked = m.group("marked") is not None
+        marked = name.lower().startswith(_MARKED_STARTS)
         kind = "secret" if marked else "password"
         phrase = "phrase" in name.lower() or "\u30d5\u30ec\u30fc\u30ba" in name
         # CJK text runs without spaces: there the value stands within a few characters.
         reach = min(len(text), m.end() + (_PROSE_REACH if name[0].isascii() else _CJK_REACH))
         line_end = text.find("\n", m.end(), reach)
         rest_end = reach if line_end < 0 else line_end
-        linked = False
+        linked = colon = False
         for n, tok in enumerate(_PROSE_TOKEN_RE.finditer(text, m.end(), rest_end)):
             if n >= _PROSE_WINDOW:
                 break
@@ -1201,16 +1218,20 @@ def _prose(text: str) -> Iterator[_Span]:
                 break  # already a marker: this credential is taken care of
             joined = tok.start() == m.end()
             if raw in _PROSE_LINKS or raw.lower() in _PROSE_LINKS:
-                linked = True
+                linked, colon = True, raw in (":", "\uff1a")
                 continue
             if joined and name[0].isascii():
                 if raw.strip(",;") == "":
                     continue
                 break  # the name is part of a longer token ("password@host", "passwords.txt")
-            core = _PROSE_CORE_RE.search(raw)
-            if core is None:  # CJK or Hangul alone: a particle joined to the name, or a word
-                linked = linked or joined
-                continue
+            if raw.isascii():
+                core_at, core = 0, raw
+            else:
+                found = _PROSE_CORE_RE.search(raw)
+                if found is None:  # CJK or Hangul alone: a particle joined to the name, or a word
+                    linked = linked or joined
+                    continue
+                core_at, core = found.start(), found.group()
             if linked and raw.lower() in _PROSE_FILLERS:
                 continue
             close = _QUOTE_PAIRS.get(raw[0]) if linked and len(raw) > 1 else None
@@ -1221,14 +1242,18 @@ def _prose(text: str) -> Iterator[_Span]:
                         marked and not _prose_secret(inner)):
                     yield tok.start() + 1, end, kind
                     break
-            value = core.group().strip(_PROSE_TRIM)
-            after_link = linked or (joined and core.start() > 0)  # a particle, then the value
-            if value and (after_link or not marked) and (
-                    _linked_secret(value) if after_link and not marked else _prose_secret(value)):
-                start = tok.start() + core.start() + core.group().index(value)
-                yield start, start + len(value), kind
-                break
-            linked = raw.endswith((":", "\uff1a"))  # a word and a colon link what follows
+            value = core.strip(_PROSE_TRIM)
+            # Shorter than six characters, or a word in lower case or capitalised: no value.
+            if len(value) >= 6 and not (value.isalpha() and (value.islower() or value.istitle())):
+                if colon and _compound_type(value):
+                    break  # an annotation: the name of a parameter or a field and its type
+                after_link = linked or (joined and core_at > 0)  # a particle, then the value
+                if (after_link or not marked) and (_linked_secret(value) if after_link and not
+                                                   marked else _prose_secret(value)):
+                    start = tok.start() + core_at + core.index(value)
+                    yield start, start + len(value), kind
+                    break
+            linked = colon = raw.endswith((":", "\uff1a"))  # a word and a colon link what follows
 
 
 # Credentials given to commands as plain arguments: ``net use ... /user:NAME PASSWORD``,
@@ -1245,8 +1270,10 @@ _HTPASSWD_RE = re.compile(
     rf"{_HTPASSWD_OPTS}{{0,8}}+(?:[ \t]++(?P<file>\S{{1,256}}+))?[ \t]++\S{{1,128}}+[ \t]++"
     r"(?P<v>\S{1,256}+)")
 _AUTH_USER = r"(?:(?P<q>[\"'])[^\"'\n]{0,128}+(?P=q)|[A-Za-z_][\w.]{0,64}+)"
+# (A first character from a set, then the word boundary before it: a faster scan, as above.)
 _AUTH_TUPLE_RE = re.compile(
-    r"\b(?:auth[ \t]*+=[ \t]*+\(|(?:HTTP)?(?:Basic|Digest|Proxy)Auth\()[ \t]*+"
+    r"[aHBDP](?<![\w].)(?:(?<=a)uth[ \t]*+=[ \t]*+\("
+    r"|(?:(?<=H)TTP(?:Basic|Digest|Proxy)|(?<=B)asic|(?<=D)igest|(?<=P)roxy)Auth\()[ \t]*+"
     rf"(?:login[ \t]*+=[ \t]*+)?{_AUTH_USER}[ \t]*+,[ \t]*+(?:password[ \t]*+=[ \t]*+)?"
     r"(?P<vq>[\"'])(?P<v>[^\"'\n]{1,256}+)(?:(?P=vq)|(?=\r?\n|\Z))")
 
