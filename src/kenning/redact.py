@@ -1105,7 +1105,7 @@ _PROSE_SYMBOLS = frozenset("!@#$%^&*~?+=")
 _VERSION_RE = re.compile(r"v?\d+(?:\.\d+)++[\w.-]*+", re.IGNORECASE)
 _PROSE_TOKEN_RE = re.compile(r"\S{1,256}+")
 _ALNUM_RUN_RE = re.compile(r"[^\W\d_]++|\d++")
-_PROSE_TRIM = "\"'`\u201c\u201d\u2018\u2019.,;:)("
+_PROSE_TRIM = "\"'`\u201c\u201d\u2018\u2019.,;:)(*"  # and Markdown's emphasis
 # Words and signs that link a credential's name to its value, in the capture's languages.
 _PROSE_LINKS = frozenset({
     "is", "was", "are", "'s", "\u2019s", "to", "=", ":", "/", "-", "\u2013", "\u2014", "=>",
@@ -1297,8 +1297,8 @@ def _command_arguments(text: str) -> Iterator[_Span]:
         for m in pattern.finditer(text):
             if pattern is _HTPASSWD_RE and not _htpasswd_value(m):
                 continue
-            value = m.group("v").strip("\"'")
-            if not _is_placeholder(value):
+            value = m.group("v").strip("\"'`").rstrip(",;").strip("\"'`")  # quotes, code
+            if value and not _is_placeholder(value):
                 start = m.start("v") + m.group("v").index(value)
                 yield start, start + len(value), "password"
     if "uth" in text:
