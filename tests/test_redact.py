@@ -545,6 +545,9 @@ def test_a_value_right_after_the_link_needs_no_password_shape(text: str, secret:
     ":param password: the password to log in with",
     "비밀번호를 입력하세요",
     "パスワードを入力してください",
+    "**Credentials given to tools** (see below)",
+    "Redacted: `net use ... /user:NAME PASSWORD`, and more",
+    "def topic_secret(self, password: OAuth2PasswordBearer) -> None:",
 ])  # fmt: skip
 def test_a_word_number_or_term_after_the_link_is_no_password(text: str) -> None:
     assert redact(text).text == text
