@@ -7,7 +7,9 @@ paths,confinement,dashboard,postgres] [--paths api.remember.text,...] [--samples
 [--out results/security.json]``. Sections:
 
 - ``redactor``: every kind of the secret corpus (``tests/secret_corpus.py``) through
-  ``redact`` alone: caught exactly, caught with another kind, missed.
+  ``redact`` alone: caught exactly, caught with another kind, missed; the held-out part
+  (``HELDOUT``, frozen in ``data/heldout/prose_secrets.jsonl``) is counted apart, in figures
+  only (its misses are never listed).
 - ``capitalised``: random credentials starting with a capital (the shape that once read as a
   type annotation) in ``key: Value`` forms (YAML, prose, a header, ``key=Value``, an upper-case
   key, a log line), ``--values`` per form and alphabet: how many are missed.
@@ -20,7 +22,7 @@ paths,confinement,dashboard,postgres] [--paths api.remember.text,...] [--samples
   field by field, links, the CLI and its errors, the MCP tools, a whole hook session,
   ``kenning extract`` dry run and apply, the auto memory import, the dashboard, the error log,
   the journal); a leak is a secret found in the raw bytes of any file Kenning wrote or in
-  anything it printed.
+  anything it printed. The held-out kinds go through every path too, counted apart.
 - ``confinement``: symlinked agent-memory and auto-memory directories pointing outside: files
   written outside.
 - ``dashboard``: a cross-site write without an Origin header, and the time and memory a large
@@ -54,7 +56,7 @@ from benchkit import load_average, log, render  # noqa: E402
 
 from kenning.redact import redact  # noqa: E402
 from tests.ordinary_corpus import ORDINARY  # noqa: E402
-from tests.secret_corpus import CORPUS  # noqa: E402
+from tests.secret_corpus import CORPUS, HELDOUT, SecretSample  # noqa: E402
 
 DEFAULT_OUT = HERE / "results" / "security.json"
 SECTIONS = ("redactor", "capitalised", "false_positives", "speed", "paths", "confinement",
@@ -63,20 +65,31 @@ SECTIONS = ("redactor", "capitalised", "false_positives", "speed", "paths", "con
 
 # -- redactor ----------------------------------------------------------------------------------
 
-def redactor() -> dict[str, Any]:
-    """Each corpus kind through ``redact``: exact (the secret replaced by its kind's marker),
-    other kind (replaced, another marker), missed (the secret still there)."""
+def _results(samples: list[SecretSample]) -> list[dict[str, str]]:
+    """Each sample through ``redact``: exact (the secret replaced by its kind's marker), other
+    kind (replaced, another marker), missed (the secret still there)."""
     rows = []
-    for s in CORPUS:
+    for s in samples:
         out = redact(s.text).text
         missed = s.secret in out
         exact = out == s.text.replace(s.secret, f"[REDACTED:{s.kind}]")
-        rows.append({"name": s.name, "kind": s.kind,
+        rows.append({"name": s.name, "kind": s.kind, "group": s.group,
                      "result": "missed" if missed else "exact" if exact else "other"})
-    count = {r: sum(1 for x in rows if x["result"] == r) for r in ("exact", "other", "missed")}
-    return {"kinds": len(rows), **count, "missed_names": [x["name"] for x in rows
-                                                          if x["result"] == "missed"],
-            "rows": rows}
+    return rows
+
+
+def _counts(rows: list[dict[str, str]]) -> dict[str, int]:
+    return {"kinds": len(rows), **{r: sum(1 for x in rows if x["result"] == r)
+                                   for r in ("exact", "other", "missed")}}
+
+
+def redactor() -> dict[str, Any]:
+    """Each corpus kind through ``redact`` (dev), and the held-out kinds in figures only."""
+    rows = _results(CORPUS)
+    return {**_counts(rows), "missed_names": [x["name"] for x in rows
+                                              if x["result"] == "missed"],
+            "issue37_dev": _counts([x for x in rows if x["group"]]),
+            "heldout": _counts(_results(HELDOUT)), "rows": rows}
 
 
 # -- capitalised key: Value --------------------------------------------------------------------
@@ -211,16 +224,21 @@ def paths(names: list[str], samples: int) -> dict[str, Any]:
     from tests.secret_paths import PATHS, run_path
 
     corpus = CORPUS[:samples] if samples else CORPUS
+    heldout = {s.name for s in HELDOUT}
     out: dict[str, Any] = {}
     for name in names or list(PATHS):
-        log(f"paths: {name} ({len(corpus)} kinds)")
+        log(f"paths: {name} ({len(corpus)} kinds, {len(HELDOUT)} held-out)")
         t0 = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="kenning-leak-") as tmp:
             try:
-                res = run_path(name, Path(tmp), corpus)
+                res = run_path(name, Path(tmp), corpus + HELDOUT)
             except Exception as exc:  # a path that breaks is reported, not fatal
                 res = {"attempts": 0, "leaked": [], "error": f"{type(exc).__name__}: {exc}"}
+        # Held-out leaks are counted, never named.
+        res["heldout_leaked"] = sum(1 for n in res["leaked"] if n in heldout)
+        res["leaked"] = [n for n in res["leaked"] if n not in heldout]
         res["kinds"] = len(corpus)
+        res["heldout_kinds"] = len(HELDOUT)
         res["seconds"] = round(time.perf_counter() - t0, 1)
         out[name] = res
     by_kind: dict[str, list[str]] = {s.name: [] for s in corpus}
@@ -228,6 +246,7 @@ def paths(names: list[str], samples: int) -> dict[str, Any]:
         for leaked in res["leaked"]:
             by_kind[leaked].append(name)
     return {"paths": out, "leaks": sum(len(r["leaked"]) for r in out.values()),
+            "heldout_leaks": sum(r["heldout_leaked"] for r in out.values()),
             "by_kind": {k: v for k, v in by_kind.items() if v}}
 
 
@@ -237,9 +256,13 @@ def table(result: dict[str, Any]) -> str:
     parts = []
     if "redactor" in result:
         r = result["redactor"]
-        parts.append(render("Secret corpus through redact()", ["kinds", "exact", "other kind",
-                                                              "missed"],
-                            [[r["kinds"], r["exact"], r["other"], r["missed"]]]))
+        rows = [["held-out (issue 37)", h["kinds"], h["exact"], h["other"], h["missed"]]
+                for h in [r.get("heldout")] if h]
+        rows += [["dev: issue 37 groups", d["kinds"], d["exact"], d["other"], d["missed"]]
+                 for d in [r.get("issue37_dev")] if d]
+        rows.append(["dev: whole corpus", r["kinds"], r["exact"], r["other"], r["missed"]])
+        parts.append(render("Secret corpus through redact()", ["part", "kinds", "exact",
+                                                              "other kind", "missed"], rows))
     if "capitalised" in result:
         c = result["capitalised"]
         rows = [[form, v["values"], v["missed"], f"{100 * v['missed_rate']:.1f} %"]
@@ -257,11 +280,13 @@ def table(result: dict[str, Any]) -> str:
         parts.append(render("Speed (medians)", ["figure", "value"], rows))
     if "paths" in result:
         p = result["paths"]
-        rows = [[name, r["kinds"], r["attempts"], len(r["leaked"]), r.get("error", "")]
+        rows = [[name, r["kinds"], r.get("heldout_kinds", ""), r["attempts"], len(r["leaked"]),
+                 r.get("heldout_leaked", ""), r.get("error", "")]
                 for name, r in p["paths"].items()]
-        rows.append(["all paths", "", "", p["leaks"], ""])
+        rows.append(["all paths", "", "", "", p["leaks"], p.get("heldout_leaks", ""), ""])
         parts.append(render("Secrets in what Kenning wrote or printed, per write path",
-                            ["path", "kinds", "attempts", "kinds leaked", "error"], rows))
+                            ["path", "kinds", "held-out", "attempts", "kinds leaked",
+                             "held-out leaked", "error"], rows))
     if "confinement" in result:
         rows = [[case, v["files_outside"], v["refused"]]
                 for case, v in result["confinement"].items() if isinstance(v, dict)]

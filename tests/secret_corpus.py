@@ -16,8 +16,12 @@ import json
 import random
 import string
 from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["CORPUS", "NEGATIVE_SAMPLES", "SECRET_SAMPLES", "SECRET_SAMPLE_KINDS", "SecretSample"]
+__all__ = [
+    "CORPUS", "HELDOUT", "NEGATIVE_SAMPLES", "SECRET_SAMPLES", "SECRET_SAMPLE_KINDS",
+    "SecretSample",
+]  # fmt: skip
 
 _UP = string.ascii_uppercase
 _LO = string.ascii_lowercase
@@ -757,6 +761,104 @@ _MORE: list[tuple[str, str, str, str]] = [
 ]
 
 
+def _ppk(label: str, public: int, private: int) -> tuple[str, str, str]:
+    """A PuTTY key file's public lines, private lines and MAC (seeded, 64 base64 characters a
+    line as PuTTY writes them)."""
+    pub = "\n".join(["AAAAC3NzaC1lZDI1NTE5AAAA" + _fake(f"{label}-pub-{i}", _ALNUM + "+/", 40)
+                     for i in range(public)])
+    priv = [_fake(f"{label}-priv-{i}", _ALNUM + "+/", 64) for i in range(private)]
+    priv[0] = "AAAAFAKE" + priv[0][8:]
+    return pub, "\n".join(priv), "deadbeef" + _fake(f"{label}-mac", _HEX, 56)
+
+
+PPK3_PUB, PPK3_PRIV, PPK3_MAC = _ppk("ppk3", 1, 1)
+PPK2_PUB, PPK2_PRIV, PPK2_MAC = _ppk("ppk2", 2, 5)
+PROSE_PW = _fake("prose-set-to", _ALNUM, 15)
+PASSPHRASE_TOKEN = "maple-Orbit-" + _fake("passphrase", _DIG, 4) + "-dune"
+
+# Issue 37: credentials said in a sentence (in the capture's languages) or passed to commands
+# as plain arguments, which reached the store and the files Claude Code loads. Each is tagged
+# with its shape group; the groups drawn for the held-out part are in ``HELDOUT``, these are
+# the dev part. (group, name, text, secret, kind)
+_PROSE: list[tuple[str, str, str, str, str]] = [
+    ("prose-en-is", "prose-password-is-bare", "password is Tr0ub4dor-x9Q", "Tr0ub4dor-x9Q",
+     "password"),
+    ("prose-en-is", "prose-staging-password-is-now",
+     "fyi, the staging password is now Lq8#vortex-12, rotate after the demo", "Lq8#vortex-12",
+     "password"),
+    ("prose-en-is", "prose-root-password-backticks",
+     "The root password on db-2 is `Pg!Root-5521`.", "Pg!Root-5521", "password"),
+    ("prose-en-is", "prose-password-contraction", "heads up: the password's Mar1gold.Seven",
+     "Mar1gold.Seven", "password"),
+    ("prose-en-is", "prose-set-password-to",
+     f"I set the password to {PROSE_PW} on the new VM", PROSE_PW, "password"),
+    ("prose-passphrase", "prose-passphrase-token",
+     f"our backup passphrase is {PASSPHRASE_TOKEN}", PASSPHRASE_TOKEN, "password"),
+    ("prose-passphrase", "prose-passphrase-quoted-words",
+     'the GPG passphrase is "quiet lantern 42 harbor" and nobody else has it',
+     "quiet lantern 42 harbor", "password"),
+    ("prose-passphrase", "prose-passphrase-backtick-words",
+     "the signing key's passphrase: `copper kettle 9 violet`", "copper kettle 9 violet",
+     "password"),
+    ("prose-fr", "prose-fr-est", "le mot de passe est Cr0issant!42", "Cr0issant!42", "password"),
+    ("prose-fr", "prose-fr-colon-spaced", "Mot de passe du wifi : Baguette-77-Rue",
+     "Baguette-77-Rue", "password"),
+    ("prose-fr", "prose-fr-mdp-cest", "le mdp de la base, c'est Lyon2024#prod",
+     "Lyon2024#prod", "password"),
+    ("prose-ko", "prose-ko-particle-spaced", "비밀번호는 Hangang!2024 입니다", "Hangang!2024",
+     "password"),
+    ("prose-ko", "prose-ko-colon", "DB 비밀번호: Seoul-88-tower", "Seoul-88-tower", "password"),
+    ("prose-ko", "prose-ko-ending-joined", "관리자 암호는 Kimchi#77x예요", "Kimchi#77x",
+     "password"),
+    ("prose-es", "prose-es-es", "la contraseña es Tortilla#88", "Tortilla#88", "password"),
+    ("prose-es", "prose-es-colon", "Contraseña del servidor: Paella-2024-mar", "Paella-2024-mar",
+     "password"),
+    ("prose-zh", "prose-zh-shi-joined", "密码是Dragon88!cn", "Dragon88!cn", "password"),
+    ("prose-zh", "prose-zh-fullwidth-colon", "数据库密码：Panda-7731-bj", "Panda-7731-bj",
+     "password"),
+    ("htpasswd", "htpasswd-b", "htpasswd -b /etc/apache2/.htpasswd alice Al1ce-Wonder!",
+     "Al1ce-Wonder!", "password"),
+    ("htpasswd", "htpasswd-bc-quoted",
+     "sudo htpasswd -bc /etc/nginx/.htpasswd admin 'N9inx#Adm1n'", "N9inx#Adm1n", "password"),
+    ("htpasswd", "htpasswd-option-with-argument",
+     "htpasswd -B -b -C 12 ./auth/htpasswd registry Reg1stry-Pw-55", "Reg1stry-Pw-55",
+     "password"),
+    ("requests-auth-tuple", "requests-auth-tuple-get",
+     'r = requests.get(url, auth=("svc-reporter", "R3port!ng-2024"))', "R3port!ng-2024",
+     "password"),
+    ("requests-auth-tuple", "requests-auth-tuple-post-single-quotes",
+     "resp = requests.post(API, json=body, auth=('bot', 'B0t-Secret-9x'), timeout=10)",
+     "B0t-Secret-9x", "password"),
+    ("requests-auth-tuple", "httpx-auth-tuple-variable-user",
+     "client = httpx.Client(auth=(user, 'Httpx-Pw-771'))", "Httpx-Pw-771", "password"),
+    ("requests-basic-auth", "requests-httpbasicauth",
+     'requests.get(url, auth=HTTPBasicAuth("ops", "0ps-B4sic!"))', "0ps-B4sic!", "password"),
+    ("requests-basic-auth", "requests-auth-module-httpbasicauth",
+     "session.auth = requests.auth.HTTPBasicAuth('jenkins', 'Jenk1ns_Tok_88')",
+     "Jenk1ns_Tok_88", "password"),
+    ("requests-basic-auth", "requests-httpdigestauth",
+     "r = requests.get(url, auth=HTTPDigestAuth('admin', 'Dig3st-Pw!'))", "Dig3st-Pw!",
+     "password"),
+    ("putty-ppk", "putty-ppk-v3",
+     "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: deploy@build\n"
+     f"Public-Lines: 1\n{PPK3_PUB}\nPrivate-Lines: 1\n{PPK3_PRIV}\nPrivate-MAC: {PPK3_MAC}\n",
+     f"{PPK3_PRIV}\nPrivate-MAC: {PPK3_MAC}", "private_key"),
+    ("putty-ppk", "putty-ppk-v2-encrypted",
+     "type C:\\keys\\ci.ppk\nPuTTY-User-Key-File-2: ssh-rsa\nEncryption: aes256-cbc\n"
+     f"Comment: ci-key\nPublic-Lines: 2\n{PPK2_PUB}\nPrivate-Lines: 5\n{PPK2_PRIV}\n"
+     f"Private-MAC: {PPK2_MAC}",
+     f"{PPK2_PRIV}\nPrivate-MAC: {PPK2_MAC}", "private_key"),
+    ("marked-secret-in-words", "marked-use-this-instead",
+     "no, always use this instead: Zr8!kLm-204q", "Zr8!kLm-204q", "secret"),
+    ("marked-secret-in-words", "marked-secret-dont-paste",
+     "this one is secret, don't paste it anywhere: Hq4$wnT-88", "Hq4$wnT-88", "secret"),
+    ("marked-secret-in-words", "marked-keep-private",
+     "keep this private: 7Gx!pL2-mQw9", "7Gx!pL2-mQw9", "secret"),
+    ("marked-secret-in-words", "marked-secret-value-is",
+     "the secret value is Sn0w-Fall-2025", "Sn0w-Fall-2025", "secret"),
+]  # fmt: skip
+
+
 @dataclass(frozen=True)
 class SecretSample:
     """One kind of secret in a realistic context: ``secret`` is the exact span that must be
@@ -766,13 +868,31 @@ class SecretSample:
     text: str
     secret: str
     kind: str
+    group: str = ""
 
 
 CORPUS: list[SecretSample] = [
     SecretSample(name, text, secret, kind)
     for name, (text, secret, kind) in zip(_NAMES, _SAMPLES, strict=True)
-] + [SecretSample(*sample) for sample in _MORE]
-"""Every kind of secret the corpus covers, each with a unique name."""
+] + [SecretSample(*sample) for sample in _MORE] + [
+    SecretSample(name, text, secret, kind, group) for group, name, text, secret, kind in _PROSE
+]
+"""Every kind of secret the corpus covers, each with a unique name (the dev part: the
+held-out part is :data:`HELDOUT`)."""
+
+HELDOUT_FILE = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "heldout" / (
+    "prose_secrets.jsonl")
+
+
+def _heldout() -> list[SecretSample]:
+    rows = [json.loads(line) for line in HELDOUT_FILE.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    return [SecretSample(r["name"], r["text"], r["secret"], r["kind"], r["group"]) for r in rows]
+
+
+HELDOUT: list[SecretSample] = _heldout()
+"""The held-out shape groups of issue 37 (``benchmarks/data/heldout/prose_secrets.jsonl``,
+frozen): scored by ``benchmarks/bench_security.py``, never used to tune the redactor."""
 
 SECRET_SAMPLES: list[tuple[str, str]] = [(s.text, s.secret) for s in CORPUS]
 SECRET_SAMPLE_KINDS: list[str] = [s.kind for s in CORPUS]
@@ -815,4 +935,29 @@ NEGATIVE_SAMPLES: list[str] = [
     "https://docs.example.com:8443/guide/auth#tokens",
     "user.password = hash_password(form.password.data)",
     '{"password": new_password, "token": token}',
+    # Issue 37: prose about passwords, and code that names one, with no password in it.
+    "the password is stored hashed with argon2",
+    "password is required",
+    "the password field is validated",
+    "reset your password via the link",
+    'password = os.environ["DB_PASSWORD"]',
+    "password: ${DB_PASSWORD}",
+    "passphrase is too short",
+    "the passphrase is the same as last year",
+    "Password is set via the PASSWORD env var, never on the command line.",
+    "le mot de passe est trop court",
+    "das Passwort ist falsch",
+    "비밀번호는 8자 이상이어야 합니다",
+    "密码是必填项",
+    "パスワードは変更済みです",
+    "la contraseña es obligatoria",
+    "no, always use this instead: pnpm install --frozen-lockfile",
+    "use this instead: ruff format",
+    "htpasswd -b is insecure because the password shows up in shell history",
+    "requests.get(url, auth=(user, password))",
+    'auth=HTTPBasicAuth(username, os.environ["API_PASSWORD"])',
+    "net use Z: \\\\server\\share /user:admin *",
+    "keep this private: it is internal-only documentation",
+    "the secret is to cache the embeddings before the first query",
+    "the pw field is optional for SSO users",
 ]

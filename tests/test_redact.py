@@ -509,3 +509,88 @@ def test_a_putty_key_file_loses_its_private_lines_and_mac() -> None:
 ])
 def test_prose_about_passwords_without_one_is_left_alone(text: str) -> None:
     assert redact(text).text == text
+
+
+# ------------------------------------------------ issue 37: the link, commands, key files
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("the wifi password is Cafe2024", "Cafe2024"),
+    ("ok the password was Winter2025 but I changed it", "Winter2025"),
+    ("creds are ops / Pa55-word-9", "Pa55-word-9"),
+    ("the db password's now Zebra-4411-cup", "Zebra-4411-cup"),
+    ("le mot de passe c'est Marseille13!", "Marseille13!"),
+    ("contraseña: Madrid-2024-sol", "Madrid-2024-sol"),
+    ("密码为Shanghai-88", "Shanghai-88"),
+    ("비밀번호는 아직 Busan-77-bay 입니다", "Busan-77-bay"),
+    ('the vault passphrase is "seven blue kites 1999"', "seven blue kites 1999"),
+])  # fmt: skip
+def test_a_value_right_after_the_link_needs_no_password_shape(text: str, secret: str) -> None:
+    result = redact(text)
+    assert result.text == text.replace(secret, "[REDACTED:password]")
+
+
+@pytest.mark.parametrize("text", [
+    "the password is hashed with sha256-crypt before it is stored",
+    "password is base64-encoded in the secret",
+    "the password is 16-characters long",
+    "the password changed to argon2id in v2.3",
+    "the password is in 1Password under Staging-DB",
+    "password is SecretStr",
+    "the password is whatever you set in step 2",
+    "login with GitHub / GitLab / Bitbucket",
+    "the secret is stored in AWS Secrets Manager under prod/db",
+    "keep this private: do not commit .env files",
+    "no, use this instead: pytest -n auto tests/unit",
+    "this is private API, don't use it: _internal_call2",
+    ":param password: the password to log in with",
+    "비밀번호를 입력하세요",
+    "パスワードを入力してください",
+    "**Credentials given to tools** (see below)",
+    "Redacted: `net use ... /user:NAME PASSWORD`, and more",
+    "def topic_secret(self, password: OAuth2PasswordBearer) -> None:",
+])  # fmt: skip
+def test_a_word_number_or_term_after_the_link_is_no_password(text: str) -> None:
+    assert redact(text).text == text
+
+
+def test_a_value_called_secret_needs_the_link_and_a_password_shape() -> None:
+    assert redact("keep this private: Qz7!mx-40Lp").text == "keep this private: [REDACTED:secret]"
+    assert redact("keep this private: Winter2025").count == 0
+    assert redact("a private Qz7!mx-40Lp value").count == 0
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("htpasswd -nb admin Adm1n-P4ss", "htpasswd -nb admin [REDACTED:password]"),
+    ("htpasswd -b -C 10 users.htpasswd bob Bob-pw-12",
+     "htpasswd -b -C 10 users.htpasswd bob [REDACTED:password]"),
+    ("htpasswd -b is insecure because it shows the password", None),
+    ("aiohttp.BasicAuth(login='svc', password='Aio-Pw-882')",
+     "aiohttp.BasicAuth(login='svc', password='[REDACTED:password]')"),
+    ("auth=(user, 'Cut-Sh0rt-pw", "auth=(user, '[REDACTED:password]"),
+    ("auth=HTTPBasicAuth(username, password)", None),
+])  # fmt: skip
+def test_commands_and_auth_objects(text: str, expected: str | None) -> None:
+    assert redact(text).text == (text if expected is None else expected)
+
+
+def test_a_putty_key_is_one_block_folded_cut_or_in_a_list() -> None:
+    body = ["AAAAFAKE" + "Qx7kLm2P" * 7, "ZZ9y" + "Rt5uVw3S" * 7 + "fake"]
+    mac = "deadbeef" + "0123456789abcdef" * 3
+    whole = f"Private-Lines: 2\n{body[0]}\n{body[1]}\nPrivate-MAC: {mac}\n"
+    assert redact(whole).text == "Private-Lines: 2\n[REDACTED:private_key]\n"
+    folded = " ".join(whole.split())
+    assert redact(folded).text == "Private-Lines: 2 [REDACTED:private_key]"
+    assert redact(folded[:60] + "…").text == "Private-Lines: 2 [REDACTED:private_key]…"
+    without_header = f"- {body[0]}\n{body[1]}\nPrivate-MAC: {mac}"
+    assert redact(without_header).text == "- [REDACTED:private_key]"
+    assert redact(f"see ConfigurationFileLoader Private-MAC: {mac}").text == (
+        "see ConfigurationFileLoader Private-MAC: [REDACTED:private_key]")
+
+
+def test_the_corpus_holds_issue_37s_dev_groups_and_a_frozen_held_out_part() -> None:
+    dev = {s.group for s in corpus.CORPUS if s.group}
+    held = {s.group for s in corpus.HELDOUT}
+    assert len(dev) == 11 and len(held) == 6 and not dev & held
+    assert len(corpus.HELDOUT) >= 15
+    assert not {s.name for s in corpus.HELDOUT} & {s.name for s in corpus.CORPUS}
+    assert all(s.text.count(s.secret) == 1 for s in corpus.HELDOUT)

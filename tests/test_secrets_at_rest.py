@@ -20,11 +20,13 @@ from tests.secret_paths import PATHS, run_path
 SLOW = {"cli.remember", "cli.errors", "hooks.session"}
 # One of each family for the paths that start a process per sample: provider tokens, a PEM
 # block (whole, and cut inside JSON), a URL password, a capitalised key: Value, a cookie, a
-# .netrc entry, a connection string, a JSON-escaped private key.
+# .netrc entry, a connection string, a JSON-escaped private key; and of issue 37's: a password
+# said in English and in Chinese, a value called secret, a command's argument, a PuTTY key.
 SPREAD = ("github-classic-in-url", "pem-openssh", "postgres-url-password",
           "yaml-password-capitalised", "cookie-session-header", "netrc-password",
           "azure-storage-connection-string", "pem-json-escaped-cut", "telegram-bot-token-code",
-          "header-api-key-capitalised")
+          "header-api-key-capitalised", "prose-staging-password-is-now", "prose-zh-shi-joined",
+          "marked-use-this-instead", "htpasswd-bc-quoted", "putty-ppk-v3")
 
 
 def samples_for(path: str) -> list[SecretSample]:

@@ -16,7 +16,10 @@ Values are judged before they are replaced: placeholders (``<your-token>``, ``${
 ``xxx``, ``***``), code (``os.environ["X"]``, ``get_token()``, ``self.password``, type
 annotations) and prose (``password reset flow``, ``Use JWT for auth: stateless``) are left alone;
 a literal such as ``changeme`` is a real password and is redacted. Arbitrary hashes, commit SHAs
-and UUIDs are only redacted when assigned to a secret-looking key.
+and UUIDs are only redacted when assigned to a secret-looking key. A credential said in a
+sentence, in any of the languages capture reads, is redacted when the sentence links it to a
+credential's name (or calls it secret), and so are credentials passed to commands as plain
+arguments and the private part of a PuTTY key file.
 
 Every detector runs over the text, overlaps are resolved in favour of the earlier, more specific
 detector, and the text is rewritten; this repeats until a pass finds nothing new. Markers already
@@ -1070,22 +1073,62 @@ def _xml(text: str) -> Iterator[_Span]:
 
 # --------------------------------------------------------------------------- secrets in prose
 
-# A credential named in a sentence ("the staging password is X", "pw for the VPN: X", "login
-# with admin / X", "le mot de passe est X", "비밀번호는 X"): the value is the first token after
-# the name, on the same line and within a few words, that is shaped like a secret. The names
-# are the credential nouns of the languages capture reads; what follows them is judged by its
-# shape alone, so no linking words ("is", "ist", "est", "は") need listing.
+# A credential named in a sentence: a credential noun of one of the languages capture reads,
+# then, within a few words on the same line, its value. Two judgments apply. Right after a
+# linking word or sign ("is", "'s", ":", "/", "est", "ist", "es", "是", a particle joined to a
+# CJK or Hangul name) the sentence itself says what follows is the credential, so the value
+# only has to be no word, number, placeholder, reference, code or technical term
+# (:func:`_linked_secret`). Anywhere else in the window a token must look like a password on
+# its own (:func:`_prose_secret`). Words that call a value secret without naming a credential
+# ("secret", "private", "use this instead", "don't share") need both: the link and the shape.
+# Written as a first character from a set, then a check that the word starts there, then the
+# rest of the word chosen by that character: a scan that starts from a set of characters skips
+# most of a text in C (an alternation of words behind a lookbehind tries every position).
 _PROSE_NAME_RE = re.compile(
-    r"(?<![\w:/@.$-])(?i:passwords?|passwd|passphrase|passcode|pw|pwd|login|log[ -]in"
-    r"|credentials?|creds|mot de passe|passwort|kennwort|contrase\u00f1a|senha|пароль)(?![\w-])"
-    r"|비밀번호|암호|パスワード|密码|口令"
+    r"[PpLlCcMmKkSsUuDdGg\u041f\u043f\ube44\ud328\uc554\u30d1\u5bc6\u53e3]"
+    r"(?:(?<![\w:/@.$-].)(?i:(?<=p)(?:ass(?:words?|wd|phrase|code|wort)|wd?|rivate)"
+    r"|(?<=l)og(?:in|[ -]in)|(?<=c)(?:redentials?|reds|ontrase\u00f1a|lave|onfidential)"
+    r"|(?<=m)(?:ot de passe|dp)|(?<=k)ennwort|(?<=s)(?:enha|ecreto?|ensitive|ecr\u00e8te)"
+    r"|(?<=u)se (?:this|that)(?: one)? instead"
+    r"|(?<=d)on[\u2019']?t (?:share|paste|post|commit|leak|log)(?: it| this)?"
+    r"|(?<=g)eheim|(?<=\u043f)\u0430\u0440\u043e\u043b\u044c)(?![\w-])"
+    r"|(?<=\ube44)(?:\ubc00\ubc88\ud638|\ubc88)|(?<=\ud328)\uc2a4\uc6cc\ub4dc|(?<=\uc554)\ud638"
+    r"|(?<=\u30d1)(?:\u30b9\u30ef\u30fc\u30c9|\u30b9\u30d5\u30ec\u30fc\u30ba)"
+    r"|(?<=\u5bc6)[\u7801\u78bc]|(?<=\u53e3)\u4ee4)"
 )
+# Words that call a value secret without naming a credential (lower case, as they begin).
+_MARKED_STARTS = ("secr", "priv", "conf", "sens", "use ", "don", "geheim")
 _PROSE_WINDOW = 8  # tokens after the name
+_PROSE_REACH = _PROSE_WINDOW * 258  # characters those tokens (and their spaces) can span
+_CJK_REACH = 96
 _PROSE_SYMBOLS = frozenset("!@#$%^&*~?+=")
 _VERSION_RE = re.compile(r"v?\d+(?:\.\d+)++[\w.-]*+", re.IGNORECASE)
 _PROSE_TOKEN_RE = re.compile(r"\S{1,256}+")
 _ALNUM_RUN_RE = re.compile(r"[^\W\d_]++|\d++")
-_PROSE_TRIM = "\"'`\u201c\u201d\u2018\u2019.,;:)("
+_PROSE_TRIM = "\"'`\u201c\u201d\u2018\u2019.,;:)(*"  # and Markdown's emphasis
+# Words and signs that link a credential's name to its value, in the capture's languages.
+_PROSE_LINKS = frozenset({
+    "is", "was", "are", "'s", "\u2019s", "to", "=", ":", "/", "-", "\u2013", "\u2014", "=>",
+    "->", "est", "c'est", "c\u2019est", "ist", "lautet", "war", "es", "era", "\u00e9",
+    "\u662f", "\u4e3a", "\u70ba", "\u306f", "\uff1a",
+})  # fmt: skip
+# Adverbs that may stand between the link and the value.
+_PROSE_FILLERS = frozenset({"now", "still", "currently", "just", "simply", "jetzt", "nun",
+                            "maintenant", "toujours", "ahora", "todav\u00eda"})
+# Han, kana, Hangul and full-width forms: a value written inside CJK or Korean text, with
+# particles, punctuation or brackets joined to it, is the run of other characters.
+_CJK = "\u1100-\u11ff\u3000-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef"
+_PROSE_CORE_RE = re.compile(rf"[^{_CJK}]++")
+_QUOTE_PAIRS = {'"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u2018": "\u2019",
+                "\u00ab": "\u00bb", "\u201e": "\u201c"}
+# Terms that hold digits without being passwords: a number and the word it counts or
+# qualifies, an algorithm or an encoding and its number (with a suffix or a word after it).
+_TECHNICAL_RE = re.compile(
+    r"(?i:\d++[-_]?+[a-z]++(?:[-_][a-z]++)*+"
+    r"|(?:sha|md|base|argon|bcrypt|scrypt|pbkdf|utf|crc|aes|rsa|ecdsa|ed|hmac|des|blake|ucs"
+    r"|latin|iso|cp|oauth|ipv|http|tls|ssl)[-_]?+\d++[a-z]{0,3}+(?:[-_][a-z0-9]++)*+)"
+)
+_DIGIT_INSIDE_RE = re.compile(r"[A-Za-z][0-9]++[A-Za-z]")
 
 
 def _prose_secret(token: str) -> bool:
@@ -1114,38 +1157,135 @@ def _prose_secret(token: str) -> bool:
     return len(token) >= 8 and letter_runs >= 2 and len(runs) - letter_runs >= 2
 
 
+def _linked_secret(value: str) -> bool:
+    """A value the sentence names as the credential ("the password is X"): a password unless it
+    is a word, a number, a placeholder, a reference, code or a technical term. Letters alone
+    count only when they are random (mixed case, no words)."""
+    if _prose_secret(value):
+        return True
+    if not 6 <= len(value) <= 128 or _is_placeholder(value) or "://" in value:
+        return False
+    if value.startswith(("/", "~", "./", "-")) or _VERSION_RE.fullmatch(value):
+        return False
+    if any(c in "=()[]{}<>:@" for c in value) or _CODE_NAME_RE.fullmatch(value):
+        return False
+    # A dotted name is code (an attribute), unless a word of it has digits inside.
+    if _looks_like_code(value) and (value.islower() or not _DIGIT_INSIDE_RE.search(value)):
+        return False
+    if not any(c.isalpha() for c in value):
+        return False
+    if any(c.isdigit() for c in value):  # letters and digits: a password, if no term
+        return _TECHNICAL_RE.fullmatch(value) is None
+    return _IDENT_RE.fullmatch(value) is not None and _opaque(value, 12) and not _wordlike(
+        value)  # letters alone: random ones, not words or a type name
+
+
+def _compound_type(value: str) -> bool:
+    """A type's name as an annotation gives it: two capitalised words or more, digits allowed
+    between them (a single word and its digits may well be a password)."""
+    if not _looks_like_type(value):
+        return False
+    return sum(seg[0].isupper() and not seg.isdigit() for seg in _SEGMENT_RE.findall(value)) >= 2
+
+
+def _quoted_prose_secret(inner: str, phrase: bool) -> bool:
+    """A quoted value after the link: one token is judged as any linked value; several words
+    are a passphrase when the name says so (three words or more, or with a digit)."""
+    words = inner.split()
+    if not words or _is_placeholder(inner) or len(inner) > 128:
+        return False
+    if len(words) == 1:
+        return _linked_secret(inner)
+    return phrase and len(words) <= 8 and (len(words) >= 3 or any(c.isdigit() for c in inner))
+
+
 def _prose(text: str) -> Iterator[_Span]:
     for m in _PROSE_NAME_RE.finditer(text):
-        line_end = text.find("\n", m.end())
-        rest_end = len(text) if line_end < 0 else line_end
+        name = m.group()
+        marked = name.lower().startswith(_MARKED_STARTS)
+        kind = "secret" if marked else "password"
+        phrase = "phrase" in name.lower() or "\u30d5\u30ec\u30fc\u30ba" in name
+        # CJK text runs without spaces: there the value stands within a few characters.
+        reach = min(len(text), m.end() + (_PROSE_REACH if name[0].isascii() else _CJK_REACH))
+        line_end = text.find("\n", m.end(), reach)
+        rest_end = reach if line_end < 0 else line_end
+        linked = colon = False
         for n, tok in enumerate(_PROSE_TOKEN_RE.finditer(text, m.end(), rest_end)):
             if n >= _PROSE_WINDOW:
                 break
-            if tok.start() == m.end():
-                if not m.group()[0].isascii():
-                    continue  # a particle joined to the name ("비밀번호는")
-                break  # the name is part of a longer token ("password@host", "Password:")
             raw = tok.group()
-            if raw.startswith("[REDACTED") or raw.lower().startswith("[redacted"):
+            if raw[:9].lower() == "[redacted":
                 break  # already a marker: this credential is taken care of
-            value = raw.strip(_PROSE_TRIM)
-            if value and _prose_secret(value):
-                start = tok.start() + raw.index(value)
-                yield start, start + len(value), "password"
-                break
+            joined = tok.start() == m.end()
+            if raw in _PROSE_LINKS or raw.lower() in _PROSE_LINKS:
+                linked, colon = True, raw in (":", "\uff1a")
+                continue
+            if joined and name[0].isascii():
+                if raw.strip(",;") == "":
+                    continue
+                break  # the name is part of a longer token ("password@host", "passwords.txt")
+            if raw.isascii():
+                core_at, core = 0, raw
+            else:
+                found = _PROSE_CORE_RE.search(raw)
+                if found is None:  # CJK or Hangul alone: a particle joined to the name, or a word
+                    linked = linked or joined
+                    continue
+                core_at, core = found.start(), found.group()
+            if linked and raw.lower() in _PROSE_FILLERS:
+                continue
+            close = _QUOTE_PAIRS.get(raw[0]) if linked and len(raw) > 1 else None
+            if close is not None:
+                end = text.find(close, tok.start() + 1, rest_end)
+                inner = text[tok.start() + 1 : end] if end > 0 else ""
+                if inner and _quoted_prose_secret(inner, phrase) and not (
+                        marked and not _prose_secret(inner)):
+                    yield tok.start() + 1, end, kind
+                    break
+            value = core.strip(_PROSE_TRIM)
+            # Shorter than six characters, or a word in lower case or capitalised: no value.
+            if len(value) >= 6 and not (value.isalpha() and (value.islower() or value.istitle())):
+                if colon and _compound_type(value):
+                    break  # an annotation: the name of a parameter or a field and its type
+                after_link = linked or (joined and core_at > 0)  # a particle, then the value
+                if (after_link or not marked) and (_linked_secret(value) if after_link and not
+                                                   marked else _prose_secret(value)):
+                    start = tok.start() + core_at + core.index(value)
+                    yield start, start + len(value), kind
+                    break
+            linked = colon = raw.endswith((":", "\uff1a"))  # a word and a colon link what follows
 
 
 # Credentials given to commands as plain arguments: ``net use ... /user:NAME PASSWORD``,
-# ``htpasswd -b FILE USER PASSWORD``, ``requests.get(url, auth=("user", "PASSWORD"))``.
+# ``htpasswd -b FILE USER PASSWORD`` (``-nb USER PASSWORD`` without a file; ``-C`` and ``-r``
+# take a number), ``auth=("user", "PASSWORD")`` and ``HTTPBasicAuth(user, "PASSWORD")`` as
+# requests, httpx and aiohttp take them (the user a literal or a name; the password's quote
+# may be left open where a text was cut short after it).
 _NET_USE_RE = re.compile(
     r"(?i:\bnet[ \t]++use\b)[^\n]{0,256}?/(?i:user|u):[^\s]{1,128}+[ \t]++"
     r"(?P<v>[^\s/*][^\s]{0,255}+)")
+_HTPASSWD_OPTS = r"(?:[ \t]++-(?:[Cr][ \t]*+[0-9]{1,3}+|[A-Za-z0-9]{1,6}+))"
 _HTPASSWD_RE = re.compile(
-    r"\bhtpasswd(?:[ \t]++-[A-Za-z]{1,6}+)*?[ \t]++-[A-Za-z]{0,5}?b[A-Za-z]{0,5}+"
-    r"(?:[ \t]++-[A-Za-z]{1,6}+)*+[ \t]++\S{1,256}+[ \t]++\S{1,128}+[ \t]++(?P<v>\S{1,256}+)")
+    rf"\bhtpasswd{_HTPASSWD_OPTS}{{0,8}}?[ \t]++-(?P<flags>[A-Za-z]{{0,5}}?b[A-Za-z]{{0,5}}+)"
+    rf"{_HTPASSWD_OPTS}{{0,8}}+(?:[ \t]++(?P<file>\S{{1,256}}+))?[ \t]++\S{{1,128}}+[ \t]++"
+    r"(?P<v>\S{1,256}+)")
+_AUTH_USER = r"(?:(?P<q>[\"'])[^\"'\n]{0,128}+(?P=q)|[A-Za-z_][\w.]{0,64}+)"
+# (A first character from a set, then the word boundary before it: a faster scan, as above.)
 _AUTH_TUPLE_RE = re.compile(
-    r"\bauth[ \t]*+=[ \t]*+\([ \t]*+(?P<q>[\"'])[^\"'\n]{0,128}+(?P=q)[ \t]*+,[ \t]*+"
-    r"(?P<vq>[\"'])(?P<v>[^\"'\n]{1,256}+)(?P=vq)")
+    r"[aHBDP](?<![\w].)(?:(?<=a)uth[ \t]*+=[ \t]*+\("
+    r"|(?:(?<=H)TTP(?:Basic|Digest|Proxy)|(?<=B)asic|(?<=D)igest|(?<=P)roxy)Auth\()[ \t]*+"
+    rf"(?:login[ \t]*+=[ \t]*+)?{_AUTH_USER}[ \t]*+,[ \t]*+(?:password[ \t]*+=[ \t]*+)?"
+    r"(?P<vq>[\"'])(?P<v>[^\"'\n]{1,256}+)(?:(?P=vq)|(?=\r?\n|\Z))")
+
+
+def _htpasswd_value(m: re.Match[str]) -> bool:
+    """Whether a ``htpasswd -b`` match is a command: with ``-n`` there is no file, otherwise
+    the file looks like one (a path, a name with a dot, ``passwd``), which keeps a sentence
+    that only mentions the flag out."""
+    file = m.group("file")
+    if "n" in m.group("flags"):
+        return file is None or not file.isalpha() or not m.group("v").isalpha()
+    return file is not None and ("/" in file or "." in file or "passwd" in file)
 
 
 def _command_arguments(text: str) -> Iterator[_Span]:
@@ -1155,20 +1295,51 @@ def _command_arguments(text: str) -> Iterator[_Span]:
         if not present:
             continue
         for m in pattern.finditer(text):
-            value = m.group("v").strip("\"'")
-            if not _is_placeholder(value):
+            if pattern is _HTPASSWD_RE and not _htpasswd_value(m):
+                continue
+            value = m.group("v").strip("\"'`").rstrip(",;").strip("\"'`")  # quotes, code
+            if value and not _is_placeholder(value):
                 start = m.start("v") + m.group("v").index(value)
                 yield start, start + len(value), "password"
-    if "auth" in text:
+    if "uth" in text:
         for m in _AUTH_TUPLE_RE.finditer(text):
             if not _is_placeholder(m.group("v")) and not _CODE_NAME_RE.fullmatch(m.group("v")):
                 yield m.start("v"), m.end("v"), "password"
 
 
-# A PuTTY private key file: the lines after "Private-Lines: N" and the file's MAC.
-_PPK_RE = re.compile(r"Private-Lines:[ \t]*+(?P<n>[0-9]{1,4})\r?\n")
+# A PuTTY private key file: the lines after "Private-Lines: N" and the file's MAC, replaced
+# as one block when the MAC follows them (as in the file), apart otherwise.
+_PPK_RE = re.compile(r"Private-Lines:[ \t]*+(?P<n>[0-9]{1,4})(?P<sep>\r?\n|[ \t]++)")
 _PPK_LINE_RE = re.compile(r"[A-Za-z0-9+/=]{1,128}+\r?\n?")
+# The same lines in a text that folded them into one (a commit subject, a clipped summary).
+_PPK_FOLDED_RE = re.compile(r"[A-Za-z0-9+/=]{8,128}+[ \t]*+")
 _PPK_MAC_RE = re.compile(r"Private-(?:MAC|Hash):[ \t]*+(?P<v>[0-9A-Fa-f]{16,128}+)")
+_PPK_B64_LINE_RE = re.compile(r"[A-Za-z0-9+/=]{16,128}+\r?")
+_PPK_LEAD_RE = re.compile(r"[ \t]*+(?:[-*>][ \t]++)?")
+
+
+def _ppk_lines_above(text: str, start: int) -> int:
+    """Where the run of base64 lines that ends just before ``start`` begins (after a list
+    marker or a quote sign that opens its first line). A text that folded the lines into one
+    (a summary) keeps them apart by spaces: then each piece must be 20+ characters mixing
+    upper case, lower case and digits."""
+    while start > 0 and text[start - 1] in "\n \t":
+        folded = text[start - 1] != "\n"
+        low = max(0, start - 140)  # a line is at most 130 characters and its lead
+        above = max(text.rfind(c, low, start - 1) for c in ("\n", " ", "\t")) + 1 if folded else (
+            text.rfind("\n", low, start - 1) + 1)
+        if above == 0 and low > 0:
+            break
+        lead_match = None if folded else _PPK_LEAD_RE.match(text, above, start - 1)
+        lead = 0 if lead_match is None else lead_match.end() - above
+        piece = text[above + lead : start - 1]
+        if len(piece) > 130 or not _PPK_B64_LINE_RE.fullmatch(piece) or (
+                folded and not (len(piece) >= 20 and _credential_like(piece))):
+            break
+        start = above + lead
+        if lead:
+            break
+    return start
 # A YAML block scalar under a secret's name: "password: >-" and the indented lines below it.
 _YAML_BLOCK_RE = re.compile(
     r"^(?P<indent>[ \t]*+)(?P<name>[A-Za-z_][\w.-]{0,80}+):[ \t]*+[|>][+-]?[0-9]?[ \t]*+\r?\n"
@@ -1176,19 +1347,29 @@ _YAML_BLOCK_RE = re.compile(
 
 
 def _key_files(text: str) -> Iterator[_Span]:
-    if "Private-Lines" in text:
+    if "Private-" in text:
         for m in _PPK_RE.finditer(text):
             pos, lines = m.end(), int(m.group("n"))
+            line_re = _PPK_LINE_RE if m.group("sep").endswith("\n") else _PPK_FOLDED_RE
             end = pos
             for _ in range(lines):
-                line = _PPK_LINE_RE.match(text, end)
+                line = line_re.match(text, end)
                 if line is None:
                     break
                 end = line.end()
-            if end > pos:
-                yield pos, end - (1 if text[end - 1:end] == "\n" else 0), "private_key"
+            if end <= pos:
+                continue
+            # The MAC that follows the private lines belongs to them: one marker for both.
+            mac = _PPK_MAC_RE.match(text, end)
+            if mac is not None:
+                yield pos, mac.end("v"), "private_key"
+            else:
+                yield pos, len(text[:end].rstrip()), "private_key"
         for m in _PPK_MAC_RE.finditer(text):
-            yield m.start("v"), m.end("v"), "private_key"
+            # The base64 lines right above the MAC are the private lines, even when the text
+            # was cut after "Private-Lines: N" (above them in the file, never base64).
+            start = _ppk_lines_above(text, m.start())
+            yield start if start < m.start() else m.start("v"), m.end("v"), "private_key"
     if ":" in text and ("|" in text or ">" in text):
         for m in _YAML_BLOCK_RE.finditer(text):
             kind = _secret_kind(m.group("name"))

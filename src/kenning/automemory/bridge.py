@@ -33,7 +33,7 @@ from kenning.automemory.writes import Change
 from kenning.distil import is_track_record
 from kenning.errors import NotFoundError, ValidationError
 from kenning.models import Category, Filters, Memory, MemoryType, OutcomeStatus, Scope, iso
-from kenning.redact import redact
+from kenning.redact import redact, redact_obj
 from kenning.weights import record
 
 if TYPE_CHECKING:
@@ -265,6 +265,10 @@ def _index_items(svc: AutoMemoryService, target: Target, state: DirState, text: 
                                     line_hash=sha(line.text)),
             **target.fields(),
         })
+    # Redacted here with the lines around them too: a secret over several lines (a key file
+    # pasted in) is only told by its neighbours.
+    for item, redacted in zip(items, _redacted_lines([i["text"] for i in items]), strict=True):
+        item["text"] = redacted
     return items
 
 
@@ -557,6 +561,17 @@ def _topic_file(opts: AutoMemoryOptions, category: Category, state: DirState,
     return name
 
 
+def _redacted_lines(lines: list[str]) -> list[str]:
+    """Each line with its secrets redacted, judged together as well as one by one: a secret
+    that spans lines (a key file's private lines and their MAC) is only told by the lines
+    around it, and its parts are then taken out of every line (see ``redact_obj``)."""
+    if not lines:
+        return []
+    out, _ = redact_obj(["\n".join(lines), lines])
+    assert isinstance(out, list) and isinstance(out[1], list)
+    return [str(line) for line in out[1]]
+
+
 def _excluded(m: Memory, target: Target, pinned_files: set[str], dropped: set[str],
               existing: set[str]) -> bool:
     """Memories the directory already shows (a person's line, a topic file's entry, the
@@ -652,7 +667,7 @@ def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state:
                                         c.pagerank, touched), not client_file))
     chosen = _without_echoes(svc, chosen, now)
     # A person's lines are kept, with any secret in them redacted (they reach every prompt).
-    shown = [(ln, redact(ln.text).text) for ln in pinned]
+    shown = list(zip(pinned, _redacted_lines([ln.text for ln in pinned]), strict=True))
     notes = _no_longer_current(svc, state, [(ln, text) for ln, text in shown
                                             if ln.kind != "heading"], now)
     curated = curate_index([c for _, c, _ in chosen], [text for _, text in shown], now, opts,
