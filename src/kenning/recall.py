@@ -466,9 +466,9 @@ class RecallService:
         per store change (the watermark is remembered on the facade between calls): first
         those written without waiting for the model, with their automatic links (``settle``),
         then any other. With ``limit`` (a read: it must not wait for a backlog other
-        processes left) at most that many of each are done here; the rest is settled in the
-        background (``backlog``) while reads find it by its words, and the next read looks
-        again."""
+        processes left) at most that many of each are done here, and the read finds the rest
+        by its words: pending writes left over are settled in the background (``backlog``),
+        other memories without a vector ``limit`` more by each read."""
         assert self.embedder is not None
         mark = self.store.watermark()
         if mark == self.indexed_at():
