@@ -139,6 +139,26 @@ def test_a_read_never_waits_for_a_backlog_another_process_left(
     assert reader.store.count_missing_vectors(embedder.id) == 0
 
 
+def test_doctor_answers_at_once_and_reindex_settles_a_backlog_with_progress(
+    make_kenning: Callable[..., Kenning], embedder: MiniLMEmbedder,
+) -> None:
+    """``doctor`` computes a bounded part of a backlog and counts the rest; ``reindex``
+    computes the rest, vectors and links, telling its progress batch by batch."""
+    from kenning import recall
+
+    writer = make_kenning("doctor.db", defer_vectors=True)
+    writer.remember_many([{"text": f"cache note {i}: the warmer skipped shard {i % 9}"}
+                          for i in range(300)])
+    writer.close()
+    k = make_kenning("doctor.db", defer_vectors=False)
+    assert k.status()["vectors_missing"] == 300 - recall.READ_BACKLOG
+    told: list[tuple[int, int]] = []
+    assert k.reindex(progress=lambda done, total: told.append((done, total))) == (
+        300 - recall.READ_BACKLOG)
+    assert len(told) > 1 and told[-1][0] == told[-1][1] == 300 - recall.READ_BACKLOG
+    assert k.status()["vectors_missing"] == 0 and k.store.pending_links(10) == []
+
+
 def test_a_memory_forgotten_before_its_vector_is_settled_quietly(
     make_kenning: Callable[..., Kenning], embedder: MiniLMEmbedder,
     monkeypatch: pytest.MonkeyPatch,

@@ -281,7 +281,8 @@ def forget(
 
 @app.command()
 def reindex(json_: JsonOpt = False, db: DbOpt = None) -> None:
-    """Embed memories that lack a vector from the current embedder (after a model change)."""
+    """Compute the vectors (and links) still missing: writes other processes left, or every
+    memory after a model change. Shows progress; interrupted, it resumes where it stopped."""
     with open_kenning(db) as k:
         n = k.reindex(progress=k.on_progress)
         if json_:

@@ -28,7 +28,7 @@ from kenning.models import (
 )
 from kenning.places.paths import current_project, default_db_path
 from kenning.ranking import RankWeights
-from kenning.recall import Mode, Progress, RecallService
+from kenning.recall import READ_BACKLOG, Mode, Progress, RecallService
 from kenning.store.base import Store
 from kenning.times import now_ms
 
@@ -250,15 +250,15 @@ class Kenning:
         moment (a benchmark, before copying the store file)."""
         return self._settle()
 
-    def _settle(self, limit: int | None = None) -> int:
+    def _settle(self, limit: int | None = None, progress: Progress | None = None) -> int:
         """``settle``, for the reads that need every vector and link in place; with ``limit``
         (a read that must not wait for a backlog) at most that many, and none while another
-        thread of this process is settling."""
+        thread of this process is settling. ``progress(done, total)`` after each batch."""
         if self.embedder is None:
             return 0
         if limit is None:
             with self._settle_lock:
-                return self._writing().settle()
+                return self._writing().settle(progress=progress)
         if not self._settle_lock.acquire(blocking=False):
             return 0
         try:
@@ -770,17 +770,24 @@ class Kenning:
         self._recall().ensure_index()
 
     def reindex(self, *, progress: Progress | None = None, batch: int = 256) -> int:
-        """Embed every memory missing a vector from the current embedder, then drop vectors of
-        other embedders. ``progress(done, total)`` is called after each batch."""
-        return self._recall().reindex(progress=progress, batch=batch)
+        """Compute the vectors and links of writes still waiting for them (``settle``), then
+        embed every other memory missing a vector from the current embedder and drop vectors
+        of other embedders; how many were done. ``progress(done, total)`` is called after each
+        batch; every batch is committed, so an interrupted run leaves the rest for the next."""
+        if self.embedder is None:
+            return self._recall().reindex(progress=progress, batch=batch)  # says why not
+        return (self._settle(progress=progress)
+                + self._recall().reindex(progress=progress, batch=batch))
 
     # -- status --------------------------------------------------------------------------------
 
     def _status(self) -> StatusService:
-        """What ``kenning doctor`` reports (after computing pending vectors: it counts them)."""
+        """What ``kenning doctor`` reports, after computing a bounded part of the vectors still
+        pending (``recall.READ_BACKLOG``): it counts what is left, and ``reindex`` does the
+        rest with progress, never doctor in silence."""
         from kenning.status import StatusService
 
-        self._settle()
+        self._settle(READ_BACKLOG)
         return StatusService(store=self.store, project=self.project, embedder=self.embedder,
                              journal_dir=self.journal_dir,
                              use_rates=lambda: self._sessions().use_rates())

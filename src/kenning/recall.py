@@ -498,7 +498,7 @@ class RecallService:
         if limit is not None:
             total = min(total, limit)
         done = 0
-        if progress:
+        if progress and total:
             progress(0, total)
         while limit is None or done < limit:
             todo = self.store.missing_vectors(

@@ -406,16 +406,20 @@ class WritingService:
                                        self.link_rules, now, lineage, exclude)
 
     def settle(self, *, batch: int = 128, stop: Callable[[], bool] = lambda: False,
-               limit: int | None = None) -> int:
+               limit: int | None = None,
+               progress: Callable[[int, int], None] | None = None) -> int:
         """Compute the vectors and automatic links of memories written without waiting for the
         model, ``batch`` at a time, oldest first; each batch is stored in one transaction with
         its marks cleared, so a killed process leaves the rest for the next one. Links are
         made exactly as a waiting write makes them, the batch's own items counting as earlier
         batch items rather than as stored memories. ``stop`` is asked between batches; at most
-        ``limit`` memories are settled (all when None). Returns how many were settled."""
+        ``limit`` memories are settled (all when None); ``progress(done, total)`` is told after
+        each batch (the total counts every memory still without a vector). Returns how many
+        were settled."""
         if self.embedder is None:
             return 0
         settled = 0
+        total = self.store.count_missing_vectors(self.embedder.id) if progress else 0
         while not stop() and (limit is None or settled < limit):
             todo = self.store.pending_links(batch if limit is None
                                             else min(batch, limit - settled))
@@ -452,6 +456,8 @@ class WritingService:
                                                      if i in written)) for ln in made]
             self.store.settle_links(self.embedder.id, vectors, links, [mid for mid, _ in todo])
             settled += len(todo)
+            if progress:
+                progress(settled, max(total, settled))
         return settled
 
     def explicit_links(
