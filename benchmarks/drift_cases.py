@@ -2,6 +2,7 @@
 commit changed what it describes?
 
     python benchmarks/drift_cases.py [--cases PATH] [--out results/drift-heldout.json]
+    python benchmarks/drift_cases.py --dev [--mirror DIR] [--show]
 
 Each case of ``data/heldout/drift_cases.jsonl`` (held-out: taken from real commits of public
 repositories, written without looking at Kenning's drift code, frozen) holds one file before and
@@ -17,6 +18,13 @@ memories Kenning anchored at all (a memory with no anchor can never be flagged),
 generated-repository figures of ``bench_drift.py`` (the dev set: its generator was written here)
 when ``results/drift.json`` exists. Writes figures only: no per-case detail, since nobody reads
 held-out material while changing the code.
+
+``--dev`` runs the dev cases instead (``data/drift_cases_dev*.jsonl``: real commits of other
+public repositories, labelled here, looked at while changing the code). Those files hold no code:
+each case names its commit (``source``, ``owner/repo@sha``) and path, and the file before and after
+is read from a local git snapshot of the repository (``--mirror``: a folder of
+``owner+name/repo`` git directories); cases whose snapshot is missing are counted and skipped.
+``--show`` prints each dev case the code gets wrong.
 """
 
 from __future__ import annotations
@@ -37,6 +45,9 @@ from kenning import Kenning
 HERE = Path(__file__).resolve().parent
 DEFAULT_CASES = HERE / "data" / "heldout" / "drift_cases.jsonl"
 DEFAULT_OUT = HERE / "results" / "drift-heldout.json"
+DEV_CASES = sorted((HERE / "data").glob("drift_cases_dev*.jsonl"))
+DEV_OUT = HERE / "results" / "drift-dev-real.json"
+DEFAULT_MIRROR = Path("/work/.mirror")
 DEV_RESULTS = HERE / "results" / "drift.json"
 GIT_ENV = {"GIT_AUTHOR_NAME": "Dev", "GIT_AUTHOR_EMAIL": "dev@example.com",
            "GIT_COMMITTER_NAME": "Dev", "GIT_COMMITTER_EMAIL": "dev@example.com",
@@ -97,12 +108,50 @@ def load(path: Path) -> list[dict[str, Any]]:
             if line.strip()]
 
 
+def _show(git_dir: Path, spec: str) -> str | None:
+    done = subprocess.run(["git", "--git-dir", str(git_dir), "show", spec],
+                          capture_output=True, check=False)
+    return done.stdout.decode("utf-8") if done.returncode == 0 else None
+
+
+def materialize(case: dict[str, Any], mirror: Path) -> dict[str, Any] | None:
+    """A dev case with its file before and after, read from the repository's snapshot under
+    ``mirror``; None when the snapshot or the commit is not there."""
+    repo, _, sha = case["source"].partition("@")
+    git_dir = mirror / repo.replace("/", "+") / "repo"
+    if not git_dir.is_dir() or not sha:
+        return None
+    before = _show(git_dir, f"{sha}^:{case['path']}")
+    if before is None:
+        return None
+    after = None
+    if not case.get("deleted"):
+        after = _show(git_dir, f"{sha}:{case.get('path_after') or case['path']}")
+        if after is None:
+            return None
+    return {**case, "before": before, "after": after}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--cases", type=Path, default=DEFAULT_CASES)
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--dev", action="store_true",
+                    help="the dev cases (real commits read from --mirror), not the held-out")
+    ap.add_argument("--mirror", type=Path, default=DEFAULT_MIRROR)
+    ap.add_argument("--show", action="store_true", help="print the dev cases gotten wrong")
     args = ap.parse_args(argv)
-    cases = load(args.cases)
+    if args.show and not args.dev:
+        raise SystemExit("drift_cases: --show is for --dev only (nobody reads held-out cases)")
+    missing = 0
+    if args.dev:
+        named = [c for path in DEV_CASES for c in load(path)]
+        cases = [m for c in named if (m := materialize(c, args.mirror)) is not None]
+        missing = len(named) - len(cases)
+        out = args.out or DEV_OUT
+    else:
+        cases = load(args.cases)
+        out = args.out or DEFAULT_OUT
     load_start = load_average()
     results: list[tuple[dict[str, Any], bool, bool]] = []
     errors: list[str] = []
@@ -121,9 +170,11 @@ def main(argv: list[str] | None = None) -> int:
             out[value] = scores((c["stale"], a, f) for c, a, f in results if c[key] == value)
         return out
 
+    source = ", ".join(str(p.relative_to(HERE)) for p in DEV_CASES) if args.dev else (
+        str(args.cases.relative_to(HERE)) if args.cases.is_relative_to(HERE)
+        else str(args.cases))
     report = {
-        "cases": str(args.cases.relative_to(HERE)) if args.cases.is_relative_to(HERE)
-        else str(args.cases),
+        "cases": source, "without_snapshot": missing,
         "overall": scores((c["stale"], a, f) for c, a, f in results),
         "by_language": group("lang"), "by_change": group("change"),
         "errors": errors, "machine": machine_info(), "load_start": load_start,
@@ -139,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {name} | {s['cases']} | {s['stale']} | {s['anchored_share']} | "
               f"{s['precision']} | {s['recall']} | {s['false_pos']} | {s['false_neg']} |")
 
-    row("held-out: real commits", report["overall"])
+    row("dev: real commits" if args.dev else "held-out: real commits", report["overall"])
     for lang, s in report["by_language"].items():
         row(f"- {lang}", s)
     for change, s in report["by_change"].items():
@@ -150,9 +201,18 @@ def main(argv: list[str] | None = None) -> int:
         report["dev_generated"] = dev
     if errors:
         print(f"{len(errors)} cases could not be replayed: {', '.join(errors)}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1) + "\n")
-    print(f"JSON: {args.out}")
+    if missing:
+        print(f"{missing} dev cases skipped: no snapshot of their commit under {args.mirror}")
+    if args.show:
+        for c, a, f in results:
+            if c["stale"] != f:
+                kind = "missed" if c["stale"] else "false flag"
+                print(f"\n{c['id']} ({kind}; {c['change']}; anchored: {a}) {c['source']} "
+                      f"{c['path']}{' -> ' + c['path_after'] if c.get('path_after') else ''}\n"
+                      f"  memory: {c['memory']}\n  why: {c.get('why', '')}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1) + "\n")
+    print(f"JSON: {out}")
     return 0
 
 
