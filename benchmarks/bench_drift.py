@@ -12,8 +12,9 @@ rename it, rename and change a symbol, delete a symbol, delete the file, change 
 unanchored symbol in it, or change a symbol and put it back in the next round; some files are
 left alone and unanchored files are edited too. The
 truth: a symbol memory should be flagged when its symbol changed or went; a whole-file memory
-when its file's code changed or went. Precision and recall of the flags are reported overall and
-per action.
+when its file's code changed or went; any memory whose file moved, since every memory here gives
+its file's path, which then sends the reader to a file that is not there. Precision and recall
+of the flags are reported overall and per action.
 
 Part 2 (latency) builds a store of 10,000 memories, 1,000 of them anchored to symbols in a
 generated repository of 250 files, and times the real ``kenning-hook SessionStart`` process
@@ -236,7 +237,7 @@ def quality(n_files: int, rounds: int, scratch: Path) -> dict[str, Any]:
                 symbol_went = kind == "symbol" and (action == "delete-file" or (
                     sym == target and action in ("edit", "rename+edit", "delete-symbol")) or (
                     sym == target and action == "edit+revert" and changed))
-                if (kind == "file" and changed) or symbol_went:
+                if (kind == "file" and changed) or symbol_went or action.startswith("rename"):
                     truth.add(mid)
         # an unanchored file changes too, every round
         (root / f"src/unanchored_{r}.py").write_text(f"def helper_{r}():\n    return {r}\n")

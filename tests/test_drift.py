@@ -122,6 +122,149 @@ def test_formatter_choices_are_layout_too() -> None:
     assert code.symbols("a.rs", rustfmt) == code.symbols("a.rs", rs)
 
 
+def test_docstrings_quote_marks_and_arrow_parentheses_are_not_changes() -> None:
+    documented = BILLING.replace("def compute_vat(amount):\n",
+                                 'def compute_vat(amount):\n    """Add the tax."""\n')
+    reworded = documented.replace("Add the tax.", "Return the amount with VAT, rounded.")
+    assert code.symbols("b.py", documented) == code.symbols("b.py", BILLING)
+    assert code.symbols("b.py", reworded) == code.symbols("b.py", BILLING)
+    assert code.file_fingerprint("b.py", reworded.replace('"""Billing."""', '"""Money."""')) \
+        == code.file_fingerprint("b.py", BILLING)
+    # a string that is not a docstring is code
+    assert code.symbols("b.py", BILLING.replace("return amount * 0.2",
+                                                'log("vat")\n    return amount * 0.2')) \
+        != code.symbols("b.py", BILLING)
+    js = "export const greet = (name) => {\n  return 'hi ' + name + \"'s\";\n};\n"
+    prettier = "export const greet = name => {\n  return \"hi \" + name + \"'s\";\n};\n"
+    assert code.symbols("a.js", prettier) == code.symbols("a.js", js)
+    assert code.symbols("a.js", js.replace("hi ", "hello ")) != code.symbols("a.js", js)
+
+
+@pytest.mark.parametrize("path, source, name, edit, other", [
+    # a Python module constant and a class attribute with its documenting string
+    ("conf.py", "TIMEOUT = 30\nRETRIES = 3\n\n\nclass Config:\n    debug = False\n"
+     "    \"\"\"Print more.\"\"\"\n", "TIMEOUT", ("30", "60"), ("RETRIES = 3", "RETRIES = 4")),
+    ("conf.py", "class Config:\n    debug = False\n    \"\"\"Print more.\"\"\"\n    level = 1\n",
+     "Config.debug", ("False", "True"), ("Print more.", "Print more lines.")),
+    # a TypeScript constant holding a regular expression whose braces are not code
+    ("a.ts", "const NAME_RE = /^[a-z]{1,8}$/;\nconst PATH_RE = /^\\/[^;]{0,99}$/;\n"
+     "export function check(s: string, opts: Opts = {}) {\n  return NAME_RE.test(s);\n}\n",
+     "PATH_RE", ("{0,99}", "{0,50}"), ("{1,8}", "{1,9}")),
+    # a parameter's default "= {}" is not the function's body
+    ("b.ts", "export function box(text: string, opts: Opts = {}) {\n  const w = text.length;\n"
+     "  return w;\n}\nexport function other() {\n  return 1;\n}\n",
+     "box", ("text.length", "strip(text).length"), ("return 1", "return 2")),
+    # CommonJS: a class assigned to module.exports, and its methods
+    ("app.js", "module.exports = class App extends Emitter {\n  listen() {\n    return 1;\n  }\n"
+     "  close() {\n    return 2;\n  }\n};\n", "App.listen", ("return 1", "return 3"),
+     ("return 2", "return 4")),
+    # Go: grouped constants and type aliases read the same alone and in a group
+    ("c.go", "package c\n\nconst (\n\tMaxSize = 10\n\tMinSize = 1\n)\n\ntype ID = int64\n",
+     "MaxSize", ("10", "20"), ("MinSize = 1", "MinSize = 2")),
+    # Rust: a string continued on the next line, a constant, and a trait implementation
+    ("d.rs", "const LIMIT: u64 = 5;\nfn warn() -> String {\n"
+     "    format!(\"{}. \\\n    don't\", 1)\n}\n"
+     "impl Default for Builder {\n    fn default() -> Self { Builder { on: true } }\n}\n",
+     "Builder.Default", ("on: true", "on: false"), ("LIMIT: u64 = 5", "LIMIT: u64 = 6")),
+])
+def test_values_and_regions_are_symbols_of_their_own(path: str, source: str, name: str,
+                                                      edit: tuple[str, str],
+                                                      other: tuple[str, str]) -> None:
+    table = code.symbols(path, source)
+    assert table is not None and name in table
+    changed = code.symbols(path, source.replace(*edit))
+    elsewhere = code.symbols(path, source.replace(*other))
+    assert changed is not None and changed[name] != table[name]
+    assert elsewhere is not None and elsewhere[name] == table[name]
+
+
+@pytest.mark.parametrize("path, source, added, edit", [
+    ("w.py", "import os\n\nLIMIT = 3\n\n\ndef a():\n    return LIMIT\n",
+     "import sys\n\n\ndef b():\n    return sys.argv\n", ("return LIMIT", "return 4")),
+    ("w.ts", "import { x } from './x';\n\nexport function a(): number {\n  return x;\n}\n",
+     "import { y } from './y';\nexport function b(): number {\n  return y;\n}\n",
+     ("return x;", "return x + 1;")),
+    ("w.go", "package w\n\nimport \"os\"\n\nfunc A() string {\n\treturn os.Args[0]\n}\n",
+     "func B() int {\n\treturn 2\n}\n", ("os.Args[0]", "os.Args[1]")),
+    ("w.rs", "use std::env;\n\npub fn a() -> usize {\n    env::args().count()\n}\n",
+     "pub fn b() -> usize {\n    2\n}\n", ("count()", "count() + 1")),
+])
+def test_a_whole_file_anchor_is_not_changed_by_new_symbols(path: str, source: str, added: str,
+                                                           edit: tuple[str, str]) -> None:
+    whole = code.Spot(path, "", code.file_fingerprint(path, source))
+    assert whole.fingerprint.startswith(code.WHOLE)
+    grown = source + "\n" + added
+    assert code.judge(whole, grown) == code.Verdict(code.FRESH, None, whole.fingerprint)
+    assert code.judge(whole, grown.replace(*edit)).state == code.STALE
+    assert code.judge(whole, source.replace(*edit)).state == code.STALE
+
+
+def test_python_import_order_is_layout() -> None:
+    source = "import sys\nimport os\nfrom a import b, c\n\n\ndef main():\n    import json\n" \
+        "    import csv\n    return os.sep\n"
+    isorted = "import os\nimport sys\nfrom a import c\nfrom a import b\n\n\ndef main():\n" \
+        "    import csv\n    import json\n    return os.sep\n"
+    assert code.symbols("m.py", isorted) == code.symbols("m.py", source)
+    assert code.file_fingerprint("m.py", isorted) == code.file_fingerprint("m.py", source)
+    assert code.file_fingerprint("m.py", source.replace("os.sep", "os.linesep")) != \
+        code.file_fingerprint("m.py", source)
+
+
+def test_names_written_as_plain_words_are_found_in_a_named_file() -> None:
+    table = {"Client": "1", "Client.Do": "2", "parse": "3", "Router": "4", "Cache.get": "5",
+             "Builder.Default": "6", "Builder": "7"}
+    assert code.written_plainly("In client.go the Do method retries twice", table) == \
+        ["Client.Do"]
+    assert code.written_plainly("the parse function skips blank lines", table) == ["parse"]
+    assert code.written_plainly("we parse the file twice", table) == []  # a verb, not a name
+    assert code.written_plainly("app.ts: the Router mounts /api", table) == ["Router"]
+    assert code.written_plainly("Router mounts /api", table) == []  # a sentence's first word
+    assert code.written_plainly("Cache#get returns None on a miss", table) == ["Cache.get"]
+    assert code.written_plainly("the Builder's Default turns colours on", table) == \
+        ["Builder.Default"]
+
+
+def test_a_manifest_the_memory_names_anchors_the_dependencies_it_names(tmp_path: Path,
+                                                                       repo: Path) -> None:
+    (repo / "pyproject.toml").write_text(
+        '[project]\nname = "x"\nrequires-python = ">=3.9"\ndependencies = [\n'
+        '  # parsing\n  "tomli>=1; python_version<\'3.11\'",\n  "click>=8",\n]\n')
+    (repo / "requirements.txt").write_text("# pinned\nrequests==2.31.0\nidna>=3\n")
+    commit(repo, "manifests")
+    with kenning_for(tmp_path, repo) as k:
+        tomli = k.remember("In pyproject.toml tomli is only installed before Python 3.11",
+                           type="context")
+        pinned = k.remember("we pin `requests` ==2.31.0 until the proxy bug is fixed",
+                            type="decision")
+        assert [a.symbol for a in k.anchors(tomli.id)] == ["tomli"]
+        assert [(a.path, a.symbol) for a in k.anchors(pinned.id)] == [
+            ("requirements.txt", "requests")]
+        (repo / "pyproject.toml").write_text(
+            (repo / "pyproject.toml").read_text().replace("# parsing", "# parsing TOML")
+            .replace("click>=8", "click>=8.1"))
+        (repo / "requirements.txt").write_text("# pinned\nrequests==2.32.3\nidna>=3\n")
+        commit(repo, "bumps")
+        k.check_drift()
+        assert k.get(tomli.id).drift is None  # a comment and another dependency changed
+        assert k.get(pinned.id).drift_reason.startswith(
+            "requirements.txt: requests ==2.31.0 -> ==2.32.3")
+
+
+def test_an_anchor_made_by_the_first_scheme_is_judged_by_it_and_then_upgraded() -> None:
+    documented = BILLING.replace("def compute_vat(amount):\n",
+                                 'def compute_vat(amount):\n    """Add the tax."""\n')
+    first = code.symbols("b.py", documented, legacy=True)
+    assert first is not None and code.is_legacy(first["compute_vat"])
+    spot = code.Spot("b.py", "compute_vat", first["compute_vat"])
+    same = code.judge(spot, documented)
+    assert same.state == code.FRESH and same.fingerprint == \
+        (code.symbols("b.py", documented) or {})["compute_vat"]
+    # judged by the scheme it was made with: a docstring edit still reads as a change to it
+    assert code.judge(spot, documented.replace("Add", "Adds")).state == code.STALE
+    whole = code.Spot("b.py", "", code.file_fingerprint("b.py", documented, legacy=True))
+    assert code.judge(whole, documented).fingerprint == code.file_fingerprint("b.py", documented)
+
+
 def test_mentions_find_paths_and_symbols() -> None:
     said = code.mentions("src/billing.py computes VAT in compute_vat(); see `Cart.total` in "
                          "web/cart.ts:addItem and ../secrets.py")
@@ -191,24 +334,32 @@ def test_renames_are_followed_and_deletions_make_obsolete(tmp_path: Path, repo: 
     commit(repo, "cart")
     with kenning_for(tmp_path, repo) as k:
         m = k.remember(VAT_MEMORY, type="decision")
+        by_name = k.remember("`compute_vat()` applies one fixed rate", type="decision")
         cart = k.remember("src/cart.py add() appends an item", type="context")
+        assert [a.path for a in k.anchors(by_name.id)] == ["src/billing.py"]
         git(repo, "mv", "src/billing.py", "src/tax.py")
         (repo / "src" / "cart.py").unlink()
         sha = commit(repo, "move and delete")
         report = k.check_drift()
         assert report["moved"] == {"src/billing.py": "src/tax.py"}
-        assert k.get(m.id).drift is None
+        # the memory that gives the old path now misleads: stale, and says where the file went
+        moved = k.get(m.id)
+        assert (moved.drift, moved.drift_reason) == (
+            "stale", f"src/billing.py moved to src/tax.py in {sha}")
         assert [a.path for a in k.anchors(m.id)] == ["src/tax.py"]
+        # the one that names only the function still holds
+        assert k.get(by_name.id).drift is None
+        assert [a.path for a in k.anchors(by_name.id)] == ["src/tax.py"]
         gone = k.get(cart.id)
         assert (gone.drift, gone.drift_reason) == ("obsolete",
                                                    f"src/cart.py was deleted in {sha}")
-        assert [r["id"] for r in k.stale()] == [cart.id]
+        assert [r["id"] for r in k.stale()] == [cart.id, m.id]
 
         # a symbol removed from a file that stays
         (repo / "src" / "tax.py").write_text(BILLING.replace("def compute_vat", "def vat"))
         k.check_drift()
-        assert k.get(m.id).drift_reason == "compute_vat was removed from src/tax.py (not " \
-            "committed yet)"
+        assert k.get(by_name.id).drift_reason == "compute_vat was removed from src/tax.py " \
+            "(not committed yet)"
 
 
 def test_a_re_recorded_memory_is_re_anchored(tmp_path: Path, repo: Path) -> None:
@@ -467,10 +618,13 @@ def test_memories_recorded_beside_edits_anchor_to_the_symbols_they_name(tmp_path
                                                                          repo: Path) -> None:
     from kenning.models import SessionEvent
 
+    # two files define compute_vat: naming it alone says not which one is meant
+    (repo / "src" / "old_billing.py").write_text(BILLING)
+    commit(repo, "a second definition")
     with kenning_for(tmp_path, repo) as k:
         m = k.remember("compute_vat rounds half up before applying the rate", type="gotcha")
         vague = k.remember("the rate rounds half up", type="gotcha")
-        assert k.anchors(m.id) == []  # no file named: nothing to anchor to yet
+        assert k.anchors(m.id) == []  # ambiguous, and no file named: nothing to anchor to yet
         k.store.add_session_events([SessionEvent(
             "e1", "s1", "proj", 1, "tool", {"tool": "Edit", "file": str(repo / "src" /
                                                                          "billing.py")})])
@@ -478,6 +632,58 @@ def test_memories_recorded_beside_edits_anchor_to_the_symbols_they_name(tmp_path
         assert [(a.path, a.symbol) for a in k.anchors(m.id)] == [("src/billing.py",
                                                                  "compute_vat")]
         assert k.anchors(vague.id) == []  # an edited file alone is no anchor
+
+
+def test_a_symbol_named_without_its_file_is_found_in_the_repository(tmp_path: Path,
+                                                                      repo: Path) -> None:
+    (repo / "src" / "rates.py").write_text("RATE = 0.2\n\n\ndef lookup_rate(country):\n"
+                                           "    return RATE\n")
+    commit(repo, "rates")
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember("`compute_vat()` rounds half up before applying the rate",
+                       type="gotcha")
+        called = k.remember("lookup_rate ignores the country for now", type="gotcha")
+        unknown = k.remember("`compute_tax()` is gone since the rewrite", type="gotcha")
+        assert [(a.path, a.symbol) for a in k.anchors(m.id)] == [("src/billing.py",
+                                                                 "compute_vat")]
+        assert [(a.path, a.symbol) for a in k.anchors(called.id)] == [("src/rates.py",
+                                                                      "lookup_rate")]
+        assert k.anchors(unknown.id) == []  # defined nowhere: nothing to anchor to
+        (repo / "src" / "billing.py").write_text(BILLING.replace("0.2", "0.25"))
+        sha = commit(repo, "new rate")
+        k.check_drift()
+        assert k.get(m.id).drift_reason == f"compute_vat changed in {sha}"
+        assert k.get(called.id).drift is None
+
+
+def test_anchors_made_before_an_upgrade_are_not_flagged_by_it(tmp_path: Path, repo: Path
+                                                               ) -> None:
+    documented = BILLING.replace("def compute_vat(amount):\n",
+                                 'def compute_vat(amount):\n    """Add the tax."""\n')
+    (repo / "src" / "billing.py").write_text(documented)
+    commit(repo, "docstring")
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember(VAT_MEMORY, type="decision")
+        first = (code.symbols("src/billing.py", documented, legacy=True) or {})["compute_vat"]
+        k.store.set_anchors({m.id: [a._replace(fingerprint=first, stat="0:0")
+                                    for a in k.anchors(m.id)]})
+        assert k.check_drift()["stale"] == [] and k.get(m.id).drift is None
+        assert [a.fingerprint for a in k.anchors(m.id)] == [
+            (code.symbols("src/billing.py", documented) or {})["compute_vat"]]
+        (repo / "src" / "billing.py").write_text(documented.replace("Add", "Adds"))
+        assert k.check_drift()["stale"] == []  # upgraded: a docstring is no change
+
+
+def test_a_bare_file_name_is_found_in_the_repository(tmp_path: Path, repo: Path) -> None:
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember("billing.py computes VAT in compute_vat()", type="context")
+        assert [(a.path, a.symbol) for a in k.anchors(m.id)] == [("src/billing.py",
+                                                                 "compute_vat")]
+        (repo / "lib").mkdir()
+        (repo / "lib" / "billing.py").write_text(BILLING)
+        commit(repo, "a second billing.py")
+        two = k.remember("billing.py keeps amounts as floats", type="context")
+        assert k.anchors(two.id) == []  # two files of that name: which one is not known
 
 
 def test_confirm_needs_the_projects_directory(tmp_path: Path, repo: Path) -> None:

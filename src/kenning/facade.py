@@ -312,12 +312,13 @@ class Kenning:
 
     def _anchor(self, memories: Sequence[Memory], hints: Iterable[str] = ()) -> None:
         """Anchor written memories to the code they name; a failure is logged, the write
-        stands. A new memory that names no file costs one regular expression."""
-        from kenning.drift.code import may_name_files
+        stands. A new memory that names no file and no code costs two regular expressions."""
+        from kenning.drift.code import may_name_code, may_name_files
 
         hints = list(hints)
         if not memories or (not hints and all(
-                m.is_new and not may_name_files(m.content) and not may_name_files(m.topic or "")
+                m.is_new and not any(may_name_files(t) or may_name_code(t)
+                                     for t in (m.content, m.topic or ""))
                 for m in memories)):
             return
         try:

@@ -8,8 +8,13 @@ import time and the base install's size for a fingerprint): comments are blanked
 contents masked, declarations are found with one regular expression per language, and a
 declaration's region runs from its name to the brace that closes its body. A fingerprint is a
 hash of the region with comments gone, whitespace collapsed and trailing commas (and in
-JavaScript/TypeScript, semicolons) dropped; for Python, of the syntax tree without positions.
-Reformatting or re-commenting code never counts as a change.
+JavaScript/TypeScript, semicolons, the quote marks around strings and the parentheses around a
+lone arrow-function parameter) dropped; for Python, of the syntax tree without positions and
+without docstrings. Reformatting, re-commenting or re-documenting code never counts as a change.
+
+Fingerprints carry their scheme (``SCHEME``) so that an improvement here never flags every memory
+anchored before it: an anchor made by an earlier version is compared with the file as that
+version read it, and takes today's fingerprint once it is found unchanged.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ LANGUAGES: Mapping[str, str] = {
 OTHER_EXTENSIONS = frozenset({
     ".c", ".h", ".cc", ".cpp", ".hpp", ".java", ".kt", ".rb", ".php", ".cs", ".swift", ".scala",
     ".sh", ".sql", ".toml", ".yaml", ".yml", ".json", ".cfg", ".ini", ".md", ".html", ".css",
+    ".txt", ".mod",
     ".vue", ".svelte", ".proto", ".tf", ".lua", ".ex", ".exs", ".zig", ".dart",
 })
 _EXTENSIONS = sorted({*LANGUAGES, *OTHER_EXTENSIONS}, key=len, reverse=True)
@@ -58,6 +64,18 @@ _CAMEL = re.compile(r"(?<![\w.])([A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z]\w*)(?![\w(])
 
 
 _EXT_HINT = re.compile(rf"\w\.(?:{_EXT_RE})(?![\w/-])")
+
+
+_CODE_HINT = re.compile(r"`|\w\(\)|[a-z0-9]_[a-z]|[a-z][A-Z]|\d\.\d|[<>=~^@]=?\s*v?\d|\bv\d|"
+                        r"\b(?:below|above|under|over|to|at|from)\s+v?\d")
+
+
+def may_name_code(text: str) -> bool:
+    """A quick test every write pays: False when ``text`` certainly names no symbol that could
+    be looked up in the repository (nothing in code style, called, snake_case or camelCase) and
+    no version of a dependency (``2.3``, ``>=2``, ``@14``, ``v1``, "below 2": what
+    ``manifests.named`` looks for)."""
+    return _CODE_HINT.search(text) is not None
 
 
 def may_name_files(text: str) -> bool:
@@ -122,8 +140,66 @@ def unusable(data: bytes) -> str | None:
     return None
 
 
-def _digest(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()[:20]
+SCHEME = "v2:"  # the prefix of today's code fingerprints; none: the first scheme (docstrings
+# and JavaScript's quote marks counted)
+
+
+def _digest(text: str, legacy: bool = False) -> str:
+    digest = hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()[:20]
+    return digest if legacy else SCHEME + digest
+
+
+WHOLE = "v2f:"  # a whole source file: "v2f:<the rest's digest>:<symbol digests, sorted>"
+_PART = 6  # hex digits of each symbol's digest in a WHOLE fingerprint
+_IMPORT_LINES: Mapping[str, re.Pattern[str]] = {
+    # JavaScript/TypeScript imports and re-exports, Go's import (one or a group), Rust's use
+    JS: re.compile(r"(?m)^[ \t]*(?:import\b[^;\n]*(?:;|$)|"
+                   r"export\b[^;\n]*\bfrom\b[^;\n]*(?:;|$))"),
+    GO: re.compile(r"(?m)^import[ \t]*(?:\([^)]*\)|[^\n]*)"),
+    RUST: re.compile(r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?use[ \t][^;]*;"),
+}
+
+
+def _whole(text: str, lang: str) -> tuple[str, dict[str, str]] | None:
+    """(the file's code outside its symbols and imports, its symbol table) by today's scheme;
+    None when it does not parse."""
+    if lang == PYTHON:
+        try:
+            tree = _python_tree(text)
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+        table = _python_symbols(text, _Seal(False)) or {}
+        outside = [n for n in tree.body if not (
+            isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Import
+                       | ast.ImportFrom)
+            or (isinstance(n, ast.Assign) and all(isinstance(t, ast.Name) for t in n.targets))
+            or (isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)))]
+        return ast.dump(ast.Module(body=outside, type_ignores=[]), include_attributes=False), \
+            table
+    found = _brace_table(text, lang, _Seal(False))
+    if found is None:
+        return None
+    table, plain, regions = found
+    kept = list(plain)
+    for start, end in regions:
+        kept[start:end] = " " * (end - start)
+    rest = _IMPORT_LINES[lang].sub(" ", "".join(kept))
+    return layout_free(rest, lang), table
+
+
+def _outgrown(before: str, now: str) -> bool:
+    """Whether a ``WHOLE`` fingerprint ``now`` differs from ``before`` only by symbols added:
+    the code outside the symbols the same, and every symbol there before still there as it
+    was."""
+    old_rest, _, old_parts = before[len(WHOLE):].partition(":")
+    new_rest, _, new_parts = now[len(WHOLE):].partition(":")
+    return old_rest == new_rest and set(filter(None, old_parts.split(","))) <= set(
+        new_parts.split(","))
+
+
+def is_legacy(fingerprint: str) -> bool:
+    """Whether a code fingerprint was made by the first scheme (20 hex digits, no prefix)."""
+    return len(fingerprint) == 20 and all(c in "0123456789abcdef" for c in fingerprint)
 
 
 _WS = re.compile(r"\s+")
@@ -136,48 +212,154 @@ def squeeze(text: str) -> str:
 
 
 _TRAILING_COMMA = re.compile(r",(?=[)\]}])")
+_JS_QUOTED = re.compile(r"`(?:\\.|[^`\\])*`|'((?:\\.|[^'\\\n])*)'|\"((?:\\.|[^\"\\\n])*)\"")
+_LONE_PARAM = re.compile(r"\(([A-Za-z_$][\w$]*)\)=>")
 
 
-def layout_free(text: str, lang: str) -> str:
+def _one_quote(m: re.Match[str]) -> str:
+    """A JavaScript string in one quote style: Prettier picks single or double quotes for the
+    fewest escapes, which changes the text and never the value."""
+    if m.group(1) is None and m.group(2) is None:
+        return m.group(0)  # a template literal: its backticks are not a style
+    body = m.group(1) if m.group(1) is not None else m.group(2)
+    return '"' + body.replace("\\'", "'").replace('\\"', '"') + '"'
+
+
+def layout_free(text: str, lang: str, legacy: bool = False) -> str:
     """Comment-free code (``_strip``'s first half) as formatters leave its meaning: whitespace
     collapsed, trailing commas dropped (rustfmt and Prettier add them), and for JavaScript and
-    TypeScript the semicolons too (Prettier's ``semi`` option adds or drops them)."""
+    TypeScript the semicolons too (Prettier's ``semi`` option adds or drops them), strings in
+    one quote style and a lone arrow-function parameter without parentheses (Prettier's
+    ``singleQuote`` and ``arrowParens``). ``legacy``: as the first scheme read it."""
     out = _TRAILING_COMMA.sub("", squeeze(text))
-    return out.replace(";", "") if lang == JS else out
+    if lang != JS:
+        return out
+    out = out.replace(";", "")
+    if legacy:
+        return out
+    return _LONE_PARAM.sub(r"\1=>", _JS_QUOTED.sub(_one_quote, out))
 
 
-def file_fingerprint(path: str, text: str) -> str:
+def _python_tree(text: str, legacy: bool = False) -> ast.Module:
+    """The parsed module, without the docstrings of the module, its classes and functions (a
+    docstring documents the code; rewording it changes nothing the code does). Raises what
+    ``ast.parse`` raises."""
+    tree = ast.parse(text)
+    if legacy:
+        return tree
+    for node in ast.walk(tree):
+        for name in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, name, None)
+            if isinstance(stmts, list) and stmts and isinstance(stmts[0], ast.stmt):
+                setattr(node, name, _sorted_imports([s for s in stmts if not _is_note(s)]))
+    return tree
+
+
+def _is_note(node: ast.stmt) -> bool:
+    """A string standing alone as a statement: a docstring, or one documenting the attribute
+    above it. It does nothing when the code runs."""
+    return (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str))
+
+
+def _sorted_imports(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``body`` with each run of consecutive imports in one order, one name an import (isort
+    and Ruff sort, merge and split them; what is imported stays the same)."""
+    out: list[ast.stmt] = []
+    run: list[ast.stmt] = []
+    for node in [*body, None]:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                one = ast.Import(names=[alias]) if isinstance(node, ast.Import) else \
+                    ast.ImportFrom(module=node.module, names=[alias], level=node.level)
+                run.append(one)
+            continue
+        out += sorted(run, key=ast.dump)
+        run = []
+        if node is not None:
+            out.append(node)
+    return out
+
+
+def file_fingerprint(path: str, text: str, legacy: bool = False) -> str:
     """The fingerprint of a whole file: its syntax tree for Python (when it parses), its
     comment-free, whitespace-collapsed text for brace languages, its whitespace-collapsed
-    text otherwise."""
+    text otherwise; for a manifest, what it declares. A source file whose symbols can be read
+    gets a ``WHOLE`` fingerprint instead: the code outside its symbols and imports, and a short
+    digest of each symbol, so that a symbol added later is not taken for a change (``judge``).
+    ``legacy``: by the first scheme."""
     lang = language(path)
+    if not legacy and manifests.is_manifest(path):
+        declared = manifests.fingerprint(path, text)
+        if declared is not None:
+            return _digest(declared)
+    if not legacy and lang is not None:
+        parts = _whole(text, lang)
+        if parts is not None:
+            rest, table = parts
+            digests = sorted({d[-_PART:] for d in table.values()})
+            return f"{WHOLE}{_digest(rest)[-20:]}:{','.join(digests)}"
     if lang == PYTHON:
         try:
-            return _digest(ast.dump(ast.parse(text), include_attributes=False))
+            return _digest(ast.dump(_python_tree(text, legacy), include_attributes=False),
+                           legacy)
         except (SyntaxError, ValueError, RecursionError):
             pass
     elif lang is not None:
-        return _digest(layout_free(_strip(text, lang)[0], lang))
-    return _digest(squeeze(text))
+        return _digest(layout_free(_strip(text, lang, legacy)[0], lang, legacy), legacy)
+    return _digest(squeeze(text), legacy)
 
 
-def symbols(path: str, text: str) -> dict[str, str] | None:
+def symbols(path: str, text: str, legacy: bool = False) -> dict[str, str] | None:
     """``qualified name -> fingerprint`` of the functions, classes and methods (and Go/Rust
     types) defined in a file; None when the language is unknown or the file does not parse
-    (no symbol-level verdict is given then)."""
+    (no symbol-level verdict is given then). ``legacy``: fingerprints by the first scheme."""
     if manifests.is_manifest(path):
         return manifests.declared(path, text)
     lang = language(path)
     if lang == PYTHON:
-        return _python_symbols(text)
+        return _python_symbols(text, _Seal(legacy))
     if lang is None:
         return None
-    return _brace_symbols(text, lang)
+    return _brace_symbols(text, lang, _Seal(legacy))
 
 
-def _python_symbols(text: str) -> dict[str, str] | None:
+def defined(path: str, text: str) -> Mapping[str, str] | None:
+    """The names ``symbols`` finds in a file, without fingerprints (each maps to ""): what a
+    look-up of a name in the repository needs, at a fraction of the cost on a large file."""
+    lang = language(path)
+    if lang == PYTHON:
+        return _python_symbols(text, _Seal(False, names_only=True))
+    if lang is None or manifests.is_manifest(path):
+        return symbols(path, text)
+    return _brace_symbols(text, lang, _Seal(False, names_only=True))
+
+
+class _Seal:
+    """How a symbol table fingerprints a region: by today's scheme, the first one
+    (``legacy``), or not at all (``names_only``: the region is never even read out)."""
+
+    def __init__(self, legacy: bool, names_only: bool = False) -> None:
+        self.legacy = legacy
+        self.names_only = names_only
+
+    def node(self, node: ast.AST) -> str:
+        """The fingerprint of a Python definition."""
+        if self.names_only:
+            return ""
+        return _digest(ast.dump(node, include_attributes=False), self.legacy)
+
+    def span(self, plain: str, start: int, end: int, lang: str, legacy: bool) -> str:
+        """The fingerprint of a brace-language region of ``plain``, read as ``legacy`` says."""
+        if self.names_only:
+            return ""
+        return _digest(layout_free(plain[start:end], lang, legacy), self.legacy)
+
+
+def _python_symbols(text: str, seal: _Seal) -> dict[str, str] | None:
+    legacy = seal.legacy
     try:
-        tree = ast.parse(text)
+        tree = ast.parse(text) if seal.names_only else _python_tree(text, legacy)
     except (SyntaxError, ValueError, RecursionError):
         return None
     out: dict[str, str] = {}
@@ -186,11 +368,20 @@ def _python_symbols(text: str) -> dict[str, str] | None:
         for node in body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 name = prefix + node.name
-                out.setdefault(name, _digest(ast.dump(node, include_attributes=False)))
+                out.setdefault(name, seal.node(node))
                 if isinstance(node, ast.ClassDef):
                     visit(node.body, name + ".")
             elif isinstance(node, ast.If | ast.Try):  # definitions under a guard
                 visit(node.body, prefix)
+            elif not legacy and isinstance(node, ast.Assign | ast.AnnAssign):
+                # a constant, a setting, an attribute with its default: a value a memory
+                # may give ("the timeout is 30 s")
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                digest = seal.node(node)
+                for target in targets:
+                    for leaf in target.elts if isinstance(target, ast.Tuple) else [target]:
+                        if isinstance(leaf, ast.Name):
+                            out.setdefault(prefix + leaf.id, digest)
 
     visit(tree.body, "")
     return out
@@ -201,6 +392,7 @@ def _python_symbols(text: str) -> dict[str, str] | None:
 _DECLS: Mapping[str, re.Pattern[str]] = {
     JS: re.compile(
         r"(?m)^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:abstract[ \t]+)?"
+        r"(?:(?:module\.)?exports(?:\.[\w$]+)?[ \t]*=[ \t]*)?"
         r"(?:(?:async[ \t]+)?function\*?[ \t]*(?P<fn>[A-Za-z_$][\w$]*)"
         r"|(?:class|interface|enum)[ \t]+(?P<cls>[A-Za-z_$][\w$]*)"
         r"|(?:const|let|var)[ \t]+(?P<var>[A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]+)?=[ \t]*"
@@ -215,21 +407,28 @@ _DECLS: Mapping[str, re.Pattern[str]] = {
         r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?(?:(?:async|const|unsafe|extern[ \t]+\"\w+\")"
         r"[ \t]+)*fn[ \t]+(?P<fn>\w+)"
         r"|^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?(?:struct|enum|trait|union)[ \t]+(?P<cls>\w+)"
-        r"|^[ \t]*impl(?:<[^>\n]*>)?[ \t]+(?:[\w:<>, ]+[ \t]+for[ \t]+)?(?P<impl>\w+)"),
+        r"|^[ \t]*impl(?:<[^>\n]*>)?[ \t]+(?:(?P<trait>[\w:<>, ]+)[ \t]+for[ \t]+)?"
+        r"(?P<impl>\w+)"),
 }
 _KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "return", "function", "else",
                        "do", "with", "new", "typeof", "await", "constructor"})
 
 
-def _strip(text: str, lang: str) -> tuple[str, str]:
+def _strip(text: str, lang: str, legacy: bool = False) -> tuple[str, str]:
     """(text without comments, the same with string contents masked), both the length of
-    ``text`` so positions agree: comments become spaces, string contents become ``_``."""
+    ``text`` so positions agree: comments become spaces, string contents become ``_``. An
+    escape may be a backslash before a line break (a string continued on the next line);
+    ``legacy``: as the first scheme read strings, which missed that."""
     if lang == RUST:
         strings = r'r#*"(?:.|\n)*?"#*|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\\\'\n])\''
     elif lang == GO:
         strings = r'`[^`]*`|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\\\'\n])+\''
     else:
         strings = r'`(?:\\.|[^`\\])*`|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
+    if not legacy:
+        strings = strings.replace(r"\\.", r"\\[\s\S]")
+        if lang == JS:  # a regular expression literal: its brackets and quotes are not code
+            strings += r"|/(?![*/])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n\[])+/[A-Za-z]*"
     token = re.compile(rf"(//[^\n]*|/\*(?:.|\n)*?\*/)|({strings})")
     plain: list[str] = []
     masked: list[str] = []
@@ -238,7 +437,10 @@ def _strip(text: str, lang: str) -> tuple[str, str]:
         plain.append(text[pos:m.start()])
         masked.append(text[pos:m.start()])
         found = m.group(0)
-        if m.group(1):
+        if found[0] == "/" and m.group(2) and not _regex_may_start(text, m.start()):
+            plain.append(found)  # a division, not a regular expression
+            masked.append(found)
+        elif m.group(1):
             blank = re.sub(r"[^\n]", " ", found)
             plain.append(blank)
             masked.append(blank)
@@ -252,12 +454,30 @@ def _strip(text: str, lang: str) -> tuple[str, str]:
     return "".join(plain), "".join(masked)
 
 
-def _block_end(masked: str, start: int) -> int | None:
-    """The end (exclusive) of the brace block opening at the first ``{`` after ``start``,
-    unless a ``;`` ends the declaration first (no body); None when the braces never close."""
+def _regex_may_start(text: str, at: int) -> bool:
+    """Whether a ``/`` at ``at`` can open a regular expression in JavaScript: after an operator,
+    an opening bracket, a separator or ``return``, never after a name, a number or a closing
+    bracket (a division)."""
+    j = at - 1
+    while j >= 0 and text[j] in " \t\r\n":
+        j -= 1
+    if j < 0 or text[j] in "=(,:[!&|?{};+-*%<>~^":
+        return True
+    return text[max(0, j - 5):j + 1].endswith(("return", "typeof", "case", "yield"))
+
+
+def _block_end(masked: str, start: int, legacy: bool = False) -> int | None:
+    """The end (exclusive) of the brace block opening at the first ``{`` after ``start`` and
+    outside parentheses (a parameter's default ``= {}`` is not the body), unless a ``;`` ends
+    the declaration first (no body); None when the braces never close. ``legacy``: as the
+    first scheme found it, parentheses not skipped."""
     i = start
     n = len(masked)
-    while i < n and masked[i] not in "{;":
+    parens = 0
+    while i < n and (masked[i] not in "{;" or parens > 0):
+        if not legacy and masked[i] in "()":
+            parens += 1 if masked[i] == "(" else -1
+            parens = max(parens, 0)
         i += 1
     if i >= n or masked[i] == ";":
         semi = masked.find("\n", i)
@@ -275,11 +495,21 @@ def _block_end(masked: str, start: int) -> int | None:
     return None
 
 
-def _brace_symbols(text: str, lang: str) -> dict[str, str] | None:
-    plain, masked = _strip(text, lang)
+def _brace_symbols(text: str, lang: str, seal: _Seal) -> dict[str, str] | None:
+    found = _brace_table(text, lang, seal)
+    return found[0] if found is not None else None
+
+
+def _brace_table(text: str, lang: str, seal: _Seal
+                 ) -> tuple[dict[str, str], str, list[tuple[int, int]]] | None:
+    """The symbol table of a brace-language file, its comment-free text and each symbol's
+    region in it; None when its braces do not balance."""
+    legacy = seal.legacy
+    plain, masked = _strip(text, lang, legacy)
     if masked.count("{") != masked.count("}"):
         return None  # unbalanced: the heuristic would guess, so it gives no verdict
     out: dict[str, str] = {}
+    regions: list[tuple[int, int]] = []
     blocks: list[tuple[int, int, str]] = []  # (start, end, name) of classes, impls
     for m in _DECLS[lang].finditer(masked):
         groups = m.groupdict()
@@ -287,12 +517,18 @@ def _brace_symbols(text: str, lang: str) -> dict[str, str] | None:
                      if groups.get(g)), None)
         if not name or name in _KEYWORDS:
             continue
-        end = _block_end(masked, m.end() if groups.get("method") is None else m.end() - 1)
+        end = _block_end(masked, m.end() if groups.get("method") is None else m.end() - 1,
+                         legacy)
         if end is None:
             continue
         owner = groups.get("owner")
         if groups.get("impl"):
             blocks.append((m.start(), end, name))
+            if groups.get("trait") and not legacy:  # "impl Default for Builder": the
+                # type's Default, one place a memory may speak of
+                trait = re.sub(r"<.*", "", groups["trait"]).rsplit("::", 1)[-1].strip()
+                out.setdefault(f"{name}.{trait}", seal.span(plain, m.start(), end, lang, False))
+                regions.append((m.start(), end))
             continue
         if owner is None:
             inside = [b for b in blocks if b[0] < m.start() < b[1]]
@@ -302,8 +538,92 @@ def _brace_symbols(text: str, lang: str) -> dict[str, str] | None:
         if groups.get("cls"):
             blocks.append((m.start(), end, name))
         qualified = f"{owner}.{name}" if owner else name
-        out.setdefault(qualified, _digest(layout_free(plain[m.start():end], lang)))
+        out.setdefault(qualified, seal.span(plain, m.start(), end, lang, legacy))
+        regions.append((m.start(), end))
+    if not legacy:
+        for name, (start, end) in _values(masked, lang).items():
+            out.setdefault(name, seal.span(plain, start, end, lang, False))
+            regions.append((start, end))
+    return out, plain, regions
+
+
+# Top-level values: constants, variables and type aliases, by the name they define (group
+# "name"); a Go group (``const (`` ... ``)``) by its keyword (group "group").
+_VALUES: Mapping[str, re.Pattern[str]] = {
+    JS: re.compile(r"(?m)^(?:export[ \t]+)?(?:declare[ \t]+)?(?:const|let|var|type)[ \t]+"
+                   r"(?P<name>[A-Za-z_$][\w$]*)"),
+    GO: re.compile(r"(?m)^(?:const|var|type)[ \t]+(?:(?P<group>\()|(?P<name>\w+))"),
+    RUST: re.compile(r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?(?:const|static|type)[ \t]+"
+                     r"(?:mut[ \t]+)?(?P<name>\w+)"),
+}
+_GO_SPEC = re.compile(r"(?m)^[ \t]*(\w+)")
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _values(masked: str, lang: str) -> dict[str, tuple[int, int]]:
+    """``name -> (start, end)`` of each top-level value a file defines, its region starting at
+    the name (so ``type X = Y`` reads the same alone and in a Go group): to its ``;``, or to the
+    end of its line outside brackets."""
+    out: dict[str, tuple[int, int]] = {}
+    for m in _VALUES[lang].finditer(masked):
+        if m.group("name"):
+            out.setdefault(m.group("name"), (m.start("name"), _value_end(masked, m.end())))
+            continue
+        close = _value_end(masked, m.start("group"))  # the group, to its ")"
+        for spec in _GO_SPEC.finditer(masked, m.end(), close - 1):
+            out.setdefault(spec.group(1), (spec.start(1), _value_end(masked, spec.end())))
     return out
+
+
+def _value_end(masked: str, start: int) -> int:
+    """Where a value starting at ``start`` ends: a ``;`` or a line break outside brackets."""
+    stack: list[str] = []
+    i, n = start, len(masked)
+    while i < n:
+        c = masked[i]
+        if c in _OPENERS:
+            stack.append(_OPENERS[c])
+        elif stack and c == stack[-1]:
+            stack.pop()
+            if not stack and c == ")" and masked[start] == "(":
+                return i + 1
+        elif not stack and (c == ";" or c == "\n"):
+            return i
+        i += 1
+    return n
+
+
+_WORD_NAME = re.compile(
+    r"(?<![\w.$/-])([A-Za-z_]\w*(?:(?:\.|::|#|'s )[A-Za-z_]\w*)?)(?![\w$/-])")
+# What a sentence calls a name of the code when it writes it as a plain word ("the parse
+# function", "method run"): these are code structure, not meaning.
+_KIND_WORDS = frozenset({"function", "functions", "method", "methods", "class", "struct",
+                         "type", "trait", "interface", "enum", "constant", "helper",
+                         "handler", "hook", "fn", "func", "def", "component", "decorator"})
+
+
+def written_plainly(text: str, table: Mapping[str, str]) -> list[str]:
+    """The symbols of ``table`` (a file's, one the text names) that ``text`` writes as plain
+    words, without code style: a name with a capital inside or after its first letter, a digit
+    or a qualifier (``Router``, ``Client.Do``, ``Cache#get``) wherever it stands, an all
+    lower-case one (``parse``) only beside a word that says it is code ("the parse function")."""
+    out: dict[str, None] = {}
+    words = list(_WORD_NAME.finditer(text))
+    for i, m in enumerate(words):
+        word = m.group(1)
+        q = find_symbol(table, re.sub(r"::|#|'s ", ".", word))
+        if q is None:
+            continue
+        if not any(sep in word for sep in (".", "::", "#", "'s ")):
+            if word.islower():
+                near = {w.group(1).lower() for w in words[max(0, i - 1):i + 2] if w is not m}
+                if not near & _KIND_WORDS:
+                    continue
+            elif word[0].isupper() and word[1:].islower() and (
+                    not text[:m.start()].strip() or text[:m.start()].rstrip()[-1] in ".!?:"):
+                continue  # a capitalised word opening a sentence may be just that
+        out[q] = None
+    return list(out)
 
 
 def find_symbol(table: Mapping[str, str], wanted: str) -> str | None:
@@ -347,12 +667,19 @@ def _spots_in(path: str, content: str, text: str, said: Mentions, whole: bool) -
     table = symbols(path, content)
     found: dict[str, None] = {}
     if table and manifests.is_manifest(path):
-        found = dict.fromkeys(manifests.named(text, table))  # the requirements it speaks of
+        # the requirements it speaks of; of a manifest it names, the dependencies it names;
+        # the language's version only when it speaks of no dependency ("tomli only before
+        # Python 3.11" is about tomli)
+        deps = manifests.named(text, table) + (manifests.mentioned(text, table) if whole else [])
+        packages = [d for d in deps if d not in manifests.LANGUAGE_KEYS]
+        found = dict.fromkeys(packages or deps)
     elif table:
         for sym in said.symbols:
             q = find_symbol(table, sym)
             if q is not None:
                 found[q] = None
+        if not found:
+            found = dict.fromkeys(written_plainly(text, table))
     if found and table:
         return [Spot(path, q, table[q]) for q in found]
     return [Spot(path, "", file_fingerprint(path, content))] if whole else []
@@ -377,21 +704,32 @@ class Verdict:
 
 def judge(spot: Spot, content: str | None, label: str | None = None) -> Verdict:
     """Compare an anchored spot with its file's content now (None: the file is gone).
-    ``label`` names the spot in the reason (its path when it moved)."""
+    ``label`` names the spot in the reason (its path when it moved). A spot anchored by the
+    first scheme is compared by that scheme; found unchanged, its verdict carries today's
+    fingerprint for the anchor to take."""
     name = spot.symbol or label or spot.path
     if content is None:
         return Verdict(OBSOLETE, f"{label or spot.path} was deleted")
+    legacy = is_legacy(spot.fingerprint)
     if not spot.symbol:
-        now = file_fingerprint(spot.path, content)
-        return Verdict(FRESH if now == spot.fingerprint else STALE,
-                       None if now == spot.fingerprint else f"{name} changed", now)
-    table = symbols(spot.path, content)
+        now = file_fingerprint(spot.path, content, legacy)
+        if now == spot.fingerprint:
+            return Verdict(FRESH, None, file_fingerprint(spot.path, content) if legacy else now)
+        if spot.fingerprint.startswith(WHOLE) and now.startswith(WHOLE) and _outgrown(
+                spot.fingerprint, now):
+            # only new symbols: what the memory said of the file still stands, and the anchor
+            # keeps its own fingerprint (a later change to a new symbol is not its concern)
+            return Verdict(FRESH, None, spot.fingerprint)
+        return Verdict(STALE, f"{name} changed", now)
+    table = symbols(spot.path, content, legacy)
     if table is None:
         return Verdict(None)
     if spot.symbol not in table:
         return Verdict(OBSOLETE, f"{spot.symbol} was removed from {label or spot.path}")
     now = table[spot.symbol]
     if now == spot.fingerprint:
+        if legacy:
+            now = (symbols(spot.path, content) or {}).get(spot.symbol, now)
         return Verdict(FRESH, None, now)
     if manifests.is_manifest(spot.path):  # "pyproject.toml: pydantic >=1.10,<2 -> >=2.7"
         return Verdict(STALE, f"{label or spot.path}: {name} {spot.fingerprint or '(any)'} -> "

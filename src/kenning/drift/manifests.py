@@ -28,8 +28,14 @@ _PEP508_NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
 def is_manifest(path: str) -> bool:
-    """Whether ``path`` (repo-relative) is a dependency manifest this module reads."""
-    return path.rsplit("/", 1)[-1] in NAMES
+    """Whether ``path`` (repo-relative) is a dependency manifest this module reads: one of
+    ``NAMES``, or a pip requirements file (``requirements.txt``, ``requirements-dev.txt``...)."""
+    name = path.rsplit("/", 1)[-1]
+    return name in NAMES or _is_requirements(name)
+
+
+def _is_requirements(name: str) -> bool:
+    return name.startswith("requirements") and name.endswith(".txt")
 
 
 def normal(name: str) -> str:
@@ -57,6 +63,8 @@ def declared(path: str, text: str) -> dict[str, str] | None:
             return _package_json(data) if isinstance(data, dict) else None
         if name == GO_MOD:
             return _go_mod(text)
+        if _is_requirements(name):
+            return _requirements(text)
     except (ValueError, TypeError, tomllib.TOMLDecodeError):
         return None
     return None
@@ -70,12 +78,38 @@ def named(text: str, names: Iterable[str]) -> list[str]:
     out: list[str] = []
     for dep in names:
         name = re.escape(dep).replace(r"\-", "[-_. ]")
-        pattern = (rf"(?<![\w@/.-]){name}(?![\w-])\s*(?:(?:[<>=!~^]=?|@|\s)\s*v?\d|"
+        pattern = (rf"(?<![\w@.-]){name}(?![\w-])[`'\"]?\s*(?:(?:[<>=!~^]=?|@|\s)\s*v?\d|"
                    rf"(?:below|above|under|over|to|at|from|on)\s+v?\d)"
                    rf"|\b{_ASKS_VERSION}\s+(?:\w+\s+){{0,2}}?{name}(?![\w-])")
         if re.search(pattern, text, re.I):
             out.append(dep)
     return out
+
+
+LANGUAGE_KEYS = frozenset({"python", "node", "rust", "go"})  # ``declared``'s language entries
+
+
+def mentioned(text: str, names: Iterable[str]) -> list[str]:
+    """The dependencies of ``names`` that ``text`` names at all, for a text that names their
+    manifest too ("pyproject.toml: tomli only below Python 3.11"): there a name is the
+    dependency's even without its version. The language entries still need ``named``."""
+    out: list[str] = []
+    for dep in names:
+        if dep in LANGUAGE_KEYS or len(dep) < 2:
+            continue
+        name = re.escape(dep).replace(r"\-", "[-_. ]")
+        if re.search(rf"(?<![\w@.-]){name}(?![\w-])", text, re.I):
+            out.append(dep)
+    return out
+
+
+def fingerprint(path: str, text: str) -> str | None:
+    """What a manifest declares, in one line (its comments and layout left out), or None when
+    it does not parse."""
+    table = declared(path, text)
+    if table is None:
+        return None
+    return json.dumps(sorted(table.items()))
 
 
 def _requirement(value: Any) -> str:
@@ -137,6 +171,19 @@ def _package_json(data: Mapping[str, Any]) -> dict[str, str]:
     for key in ("dependencies", "devDependencies", "peerDependencies",
                 "optionalDependencies"):
         _table(data.get(key), out)
+    return out
+
+
+def _requirements(text: str) -> dict[str, str]:
+    """A pip requirements file: one PEP 508 requirement a line; options (``-r``, ``-e``,
+    ``--index-url``), comments and blank lines carry no dependency."""
+    lines = []
+    for line in text.splitlines():
+        line = line.split(" #", 1)[0].strip()
+        if line and not line.startswith(("#", "-")):
+            lines.append(line)
+    out: dict[str, str] = {}
+    _pep508(lines, out)
     return out
 
 

@@ -8,13 +8,20 @@ the caller then gives no verdict it cannot back, rather than a false one."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
-from kenning.drift import code
+from kenning.drift import code, manifests
 
 GIT_TIMEOUT_S = 3.0
+# Keywords that open a definition in the languages whose symbols are read (Python, JavaScript
+# and TypeScript, Go, Rust): what a line defining a name has before it.
+_DEFINES = ("def|class|function|func|fn|struct|enum|trait|interface|type|impl|const|let|var|"
+            "static")
+_IDENT = re.compile(r"[A-Za-z_]\w{2,}")
 
 
 class Repo:
@@ -23,6 +30,7 @@ class Repo:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = os.path.realpath(root)
         self._git_dir = _git_dir(self.root)
+        self._tracked: list[str] | None = None
 
     @property
     def is_git(self) -> bool:
@@ -112,6 +120,57 @@ class Repo:
         except (OSError, subprocess.SubprocessError):
             return None
         return done.stdout if done.returncode == 0 else None
+
+    def tracked(self) -> list[str] | None:
+        """The repo-relative paths git tracks (one ``git ls-files`` per ``Repo``); None outside
+        git or when git cannot tell."""
+        if self._tracked is None and self._git_dir is not None:
+            out = self._git("ls-files", "-z")
+            self._tracked = out.split("\0")[:-1] if out is not None else None
+        return self._tracked
+
+    def root_manifests(self) -> list[str]:
+        """The dependency manifests at the project's root (one directory listing)."""
+        try:
+            names = sorted(os.listdir(self.root))
+        except OSError:
+            return []
+        return [n for n in names if manifests.is_manifest(n) and self.stat(n) is not None]
+
+    def defining(self, names: Sequence[str], limit: int = 40) -> dict[str, list[str]]:
+        """For each of ``names`` (identifiers), the tracked source files that define it (by
+        their symbol table). One ``git grep`` for the names as words (fixed strings: a regular
+        expression over every line costs git ten times as much), then only the files with a
+        line that may define one are read: a ``def``, ``class``, ``function``, ``func``, ``fn``,
+        type or constant keyword before the name, or the name opening a line before ``(`` (a
+        method of a JavaScript class); at most ``limit`` files."""
+        wanted = sorted({n for n in names if _IDENT.fullmatch(n)})
+        if self._git_dir is None or not wanted:
+            return {}
+        args = [arg for n in wanted for arg in ("-e", n)]
+        out = self._git("grep", "-I", "-n", "-w", "-F", *args, "--",
+                        *(f"*{ext}" for ext in code.LANGUAGES))
+        if out is None:
+            return {}
+        alternatives = "|".join(wanted)
+        defines = re.compile(
+            rf"(?:(?<![\w$])(?:{_DEFINES})\s+(?:\([^)]*\)\s*)?|^\s*(?:(?:async|static|get|set|"
+            rf"public|private|protected)\s+)*)(?:{alternatives})(?![\w$])")
+        files: dict[str, None] = {}
+        for line in out.splitlines():
+            path, _, rest = line.partition(":")
+            if path not in files and defines.search(rest.partition(":")[2]):
+                files[path] = None
+        found: dict[str, list[str]] = {}
+        for rel in list(files)[:limit]:
+            text, _, _ = self.read(rel)
+            table = code.defined(rel, text) if text is not None else None
+            if not table:
+                continue
+            for name in wanted:
+                if code.find_symbol(table, name) is not None:
+                    found.setdefault(name, []).append(rel)
+        return found
 
     def renames(self, commit: str) -> dict[str, str] | None:
         """``old path -> new path`` for files renamed between ``commit`` and the work tree (git's

@@ -69,11 +69,14 @@ class DriftService:
         texts: dict[str, str] = {}
         for m in memories:
             text = f"{m.topic or ''}\n{m.content}"
-            if hinted or not m.is_new or (code.may_name_files(text)
-                                          and code.mentions(text).paths):
+            if hinted or not m.is_new or code.may_name_code(text) or (
+                    code.may_name_files(text) and code.mentions(text).paths):
                 texts[m.id] = text
         if not texts:
             return {}
+        named = {mid: self._named(text, hinted) for mid, text in texts.items()}
+        found = self._defined(
+            {mid: text for mid, text in texts.items() if not named[mid]})
         existing: dict[str, list[Anchor]] = {}
         if any(not m.is_new for m in memories if m.id in texts):
             for a in self.store.anchors(memory_ids=[m.id for m in memories
@@ -82,10 +85,10 @@ class DriftService:
         cache: dict[str, tuple[str | None, str | None]] = {}
         out: dict[str, list[Anchor]] = {}
         for mid, text in texts.items():
-            named = self._named(text, hinted)
             whole = [a.path for a in existing.get(mid, []) if not a.symbol]
-            near = [a.path for a in existing.get(mid, []) if a.symbol] + hinted
-            anchors = self._anchors_for(mid, text, [*named, *whole], near, cache)
+            near = [*(a.path for a in existing.get(mid, []) if a.symbol), *hinted,
+                    *found.get(mid, [])]
+            anchors = self._anchors_for(mid, text, [*named[mid], *whole], near, cache)
             if anchors or mid in existing:
                 out[mid] = anchors
         if out:
@@ -94,17 +97,49 @@ class DriftService:
         return {mid: len(items) for mid, items in out.items()}
 
     def _named(self, text: str, hinted: Sequence[str]) -> list[str]:
-        """The repo-relative files ``text`` names: a path as written from the root, or a bare
-        file name matching an edited file's."""
+        """The repo-relative files ``text`` names: a path as written from the root, or a path's
+        tail (a bare file name, or its last directories) matching an edited file's, or else
+        the one file git tracks that ends so."""
         assert self.repo is not None
         out: list[str] = []
         for raw in code.mentions(text).paths:
             rel = self.repo.relative(raw)
             if rel is not None and self.repo.stat(rel) is not None:
                 out.append(rel)
-            elif "/" not in raw:
-                out += [h for h in hinted if h.rsplit("/", 1)[-1] == raw]
+                continue
+            tail = "/" + raw.lstrip("./")
+            edited = [h for h in hinted if ("/" + h).endswith(tail)]
+            if edited:
+                out += edited
+                continue
+            tracked = [t for t in self.repo.tracked() or () if ("/" + t).endswith(tail)]
+            if len(tracked) == 1:  # two files of that name: which one is not known
+                out += tracked
         return list(dict.fromkeys(out))
+
+    def _defined(self, texts: dict[str, str]) -> dict[str, list[str]]:
+        """For memories that name no file: ``memory id -> files`` where the symbols they name
+        in code style are defined, each symbol defined in exactly one tracked file (a name
+        defined in several is ambiguous and anchors nothing), plus the dependency manifests at
+        the project's root (a memory anchors to one only where it names a dependency with its
+        version in view). One ``git grep`` for all of them."""
+        assert self.repo is not None
+        if not texts or not self.repo.is_git:
+            return {}
+        wanted: dict[str, list[str]] = {}
+        for mid, text in texts.items():
+            names = [s.rsplit(".", 1)[-1] for s in code.mentions(text).symbols]
+            wanted[mid] = [n for n in dict.fromkeys(names) if len(n) > 2]
+        places = self.repo.defining([n for names in wanted.values() for n in names])
+        roots = self.repo.root_manifests()
+        out: dict[str, list[str]] = {}
+        for mid, names in wanted.items():
+            files = [places[n][0] for n in names if len(places.get(n, ())) == 1]
+            versions = code.may_name_code(texts[mid]) and any(c.isdigit() for c in texts[mid])
+            found = list(dict.fromkeys(files + (roots if versions else [])))
+            if found:
+                out[mid] = found
+        return out
 
     def _anchors_for(self, mid: str, text: str, named: Sequence[str], near: Sequence[str],
                      cache: dict[str, tuple[str | None, str | None]]) -> list[Anchor]:
@@ -202,9 +237,15 @@ class DriftService:
                 if text is None:
                     report.notes.append(f"{target}: {why}; not checked")
                     continue
+            # A memory that gives the old path now points the reader to a file that is not
+            # there: it is outdated even where the code it describes did not change.
+            misled = self._naming(path, target, group) if target != path else set()
             for a in group:
                 verdict = code.judge(replace(_spot(a), path=target), text,
                                      label=None if target == path else target)
+                if verdict.state in (code.FRESH, None) and a.memory_id in misled:
+                    verdict = replace(verdict, state=code.STALE,
+                                      reason=f"{path} moved to {target}")
                 if verdict.state is None:
                     report.notes.append(f"{target}: does not parse; {a.symbol} not checked")
                     continue
@@ -217,8 +258,12 @@ class DriftService:
                 # Still matching: the anchor holds at the commit checked out now, so a later
                 # change is dated from here (and a move is not taken for a change).
                 held = head if verdict.state == code.FRESH and head else a.commit
+                # Found unchanged, an anchor of an earlier scheme takes today's fingerprint.
+                kept = (verdict.fingerprint if verdict.state == code.FRESH
+                        and verdict.fingerprint else a.fingerprint)
                 new = a._replace(path=target, state=verdict.state, reason=reason,
-                              stat=st or "", checked_at=now, commit=held)
+                                 stat=st or "", checked_at=now, commit=held,
+                                 fingerprint=kept)
                 if new != a:
                     updated[_key(a)] = new
                     if new.state != a.state:
@@ -240,6 +285,22 @@ class DriftService:
         if paths is None:
             self.refresh_paths([updated.get(_key(a), a) for a in anchors])
         return report
+
+    def _naming(self, path: str, target: str, group: Sequence[Anchor]) -> set[str]:
+        """The memories of ``group`` whose text gives ``path`` (moved to ``target``) as it no
+        longer is: the path itself, or its bare file name when the move renamed the file."""
+        assert self.repo is not None
+        renamed = path.rsplit("/", 1)[-1] != target.rsplit("/", 1)[-1]
+        out: set[str] = set()
+        found = self.store.get_many(sorted({a.memory_id for a in group}))
+        for mid, memory in found.items():
+            for raw in code.mentions(f"{memory.topic or ''}\n{memory.content}").paths:
+                bare = "/" not in raw.strip("./")
+                if (bare and renamed and raw.strip("./") == path.rsplit("/", 1)[-1]) or (
+                        not bare and self.repo.relative(raw) == path):
+                    out.add(mid)
+                    break
+        return out
 
     def _moved(self, path: str, group: Sequence[Anchor],
                renames: dict[str, dict[str, str] | None]) -> str | bool | None:
