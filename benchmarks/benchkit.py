@@ -59,9 +59,12 @@ def working_copy(path: Path) -> Iterator[Path]:
 
 @contextlib.contextmanager
 def scratch_dir() -> Iterator[Path]:
-    """A temporary directory on the same disk as the cache."""
+    """A temporary directory on the same disk as the cache. A detached worker a benchmark's
+    hooks started may still be writing in it at the end: its removal then leaves what it
+    cannot remove rather than hiding the benchmark's own result or error."""
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=CACHE_DIR, prefix="tmp-") as tmp:
+    with tempfile.TemporaryDirectory(dir=CACHE_DIR, prefix="tmp-",
+                                     ignore_cleanup_errors=True) as tmp:
         yield Path(tmp)
 
 
