@@ -124,3 +124,51 @@ def test_the_mcp_server_serves_from_files_until_the_store_is_back(tmp_path: Path
     with Kenning(db, project="mcp-proj", embedder=None) as k:
         assert {m.content for m in k.list(limit=None)} == {
             "Staging deploys run from main", "Production deploys need two approvals"}
+
+
+def test_a_full_disk_is_one_line_and_leaves_the_store_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No disk space: SQLite refuses the commit (SQLITE_FULL) and the pending file beside the
+    store cannot take the memory either (ENOSPC). ``remember`` says so in one line, exit 1;
+    ``recall`` still answers (its upkeep writes wait); ``doctor`` names the cause. (A real
+    full disk needs a small file system mounted, which a test cannot count on.)"""
+    import errno
+    from contextlib import contextmanager
+
+    from kenning import fileonly
+    from kenning.cli import main
+    from kenning.store.sqlite import SQLiteStore
+
+    db = tmp_path / "k.db"
+    monkeypatch.setenv("KENNING_HOME", str(tmp_path / "kh"))
+    monkeypatch.setenv("KENNING_EMBEDDER", "none")
+    assert main(["remember", "--db", str(db), "Deploys happen on Tuesdays only"]) == 0
+    capsys.readouterr()
+
+    @contextmanager
+    def full(self: SQLiteStore, *, marks: bool = True):  # type: ignore[no-untyped-def]
+        raise sqlite3.OperationalError("database or disk is full")
+        yield
+
+    def no_room(path: str, event: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    import shutil
+
+    monkeypatch.setattr(SQLiteStore, "_write", full)
+    monkeypatch.setattr(fileonly, "_append", no_room)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: shutil._ntuple_diskusage(  # type: ignore[attr-defined]
+        10**9, 10**9, 0))
+    assert main(["remember", "--db", str(db), "Run the linter before pushing"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: the disk is full: nothing was "
+                                                   "written")
+    assert main(["recall", "--db", str(db), "when do we deploy?"]) == 0
+    assert "Tuesdays" in capsys.readouterr().out
+    assert main(["doctor", "--db", str(db)]) == 0
+    assert "0 MB free beside the store: the disk is full" in capsys.readouterr().out
+    monkeypatch.undo()
+    with Kenning(db, embedder=None) as k:
+        assert [m.content for m in k.list(limit=None)] == ["Deploys happen on Tuesdays only"]
+    assert not pending(str(db))

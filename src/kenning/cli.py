@@ -4,6 +4,7 @@ and ``--db``; errors are one line on stderr with a non-zero exit."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -564,6 +565,17 @@ def graph_merge(
             typer.echo(f"moved {n} links from {word!r} to {into!r}")
 
 
+def disk_line(free: int) -> str:
+    """Doctor's line on the free space beside the store."""
+    from kenning.status import LOW_DISK_BYTES
+
+    text = f"{free / 1e6:,.0f} MB free beside the store"
+    if free < LOW_DISK_BYTES:
+        text += (": the disk is full, writes fail until space is freed" if free < 1_000_000
+                 else ": nearly full, writes will fail soon")
+    return text
+
+
 @app.command()
 def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
     """Store path, schema version, embedder, counts, the optional parts installed, how Claude
@@ -612,6 +624,8 @@ def doctor(json_: JsonOpt = False, db: DbOpt = None) -> None:
             ("store", f"{s['store']} ({s['engine']}, {s['size_bytes'] / 1e6:.2f} MB)"
                       if s["store_exists"] else f"{s['store']} (not created yet: kenning "
                       "remember or a Claude Code session creates it)"),
+            *([("disk", disk_line(s["disk_free_bytes"]))]
+              if s.get("disk_free_bytes") is not None else []),
             ("schema version", str(s["schema_version"])),
             ("project", s["project"]),
             ("embedder", emb_line),
@@ -707,6 +721,11 @@ def main(argv: list[str] | None = None) -> int:
     except (typer.Abort, KeyboardInterrupt):
         typer.echo("error: aborted", err=True)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`kenning list | head`): stop quietly, as a shell tool does;
+        # stdout goes to /dev/null so that flushing it at exit raises nothing more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as exc:
         # typer's (vendored) click exceptions: duck-typed so any typer version works.
         message = getattr(exc, "format_message", None)

@@ -12,7 +12,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from kenning.errors import KenningError, NotFoundError
+from kenning.errors import KenningError, NotFoundError, disk_full
 from kenning.fastcli import missing_store
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
@@ -32,6 +32,10 @@ ScopeOpt = Annotated[
     list[str] | None, typer.Option("--scope", help="project, local or user (repeatable).")
 ]
 AgentOpt = Annotated[str | None, typer.Option("--agent", help="Only this agent's memories.")]
+
+
+DISK_FULL = ("the disk is full: nothing was written and the store is as it was (free some "
+             "space, then run the command again)")
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
@@ -73,13 +77,15 @@ def open_kenning(db: str | Path | None, file_only: Callable[[str], None] | None 
             raise typer.Exit(0) from None
         if isinstance(exc, KenningError):
             fail(str(exc))
+        if disk_full(exc):
+            fail(DISK_FULL)
         raise
     k.on_progress = progress_printer()
     try:
         yield k
     except NotFoundError as exc:
         fail(str(exc), 3)
-    except (typer.Exit, typer.Abort, KeyboardInterrupt):
+    except (typer.Exit, typer.Abort, KeyboardInterrupt, BrokenPipeError):
         raise
     except Exception as exc:
         if file_only is not None and (why := unavailable(exc)) is not None:
@@ -87,6 +93,8 @@ def open_kenning(db: str | Path | None, file_only: Callable[[str], None] | None 
             return
         if isinstance(exc, KenningError):
             fail(str(exc))
+        if disk_full(exc):
+            fail(DISK_FULL)
         # a bug, not bad input: keep the trace for `kenning doctor`
         from kenning.errorlog import log_error
 
@@ -99,11 +107,16 @@ def open_kenning(db: str | Path | None, file_only: Callable[[str], None] | None 
 
 
 def _without_store(file_only: Callable[[str], None], why: str) -> None:
-    """Run a command's file-only fallback; bad input there is a one-line error too."""
+    """Run a command's file-only fallback; bad input there is a one-line error too, and so is
+    a disk too full to take the files."""
     try:
         file_only(why)
     except KenningError as exc:
         fail(str(exc))
+    except OSError as exc:
+        if disk_full(exc):
+            fail(DISK_FULL)
+        raise
 
 
 def progress_printer() -> Any:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from kenning import journal
 from kenning import validation as v
-from kenning.errors import KenningError, StoreError
+from kenning.errors import KenningError, StoreError, disk_full
 from kenning.places.lean import journal_dir
 
 if TYPE_CHECKING:
@@ -49,6 +49,9 @@ def unavailable(exc: BaseException) -> str | None:
     it is something else (bad input, a bug)."""
     import sqlite3
 
+    if disk_full(exc):
+        return ("the disk is full: the store is as it was, and nothing more can be written to "
+                "it until space is freed")
     if isinstance(exc, StoreError):
         return str(exc)
     if type(exc) in (sqlite3.OperationalError, sqlite3.DatabaseError):  # not constraint errors

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from kenning import expansion
 from kenning import validation as v
-from kenning.errors import NotFoundError, ValidationError
+from kenning.errors import NotFoundError, ValidationError, disk_full
 from kenning.ids import looks_like_id
 from kenning.models import Filters, Hit, Memory, MemoryType, Scope
 from kenning.ranking import (
@@ -255,7 +255,7 @@ class RecallService:
         naming = None
         want_keyword = mode != "vector" or self.embedder is None
         if mode != "keyword" and self.embedder is not None:
-            self.ensure_index(READ_BACKLOG)
+            self._upkeep(self.ensure_index, READ_BACKLOG)
             # The keyword search runs while the model embeds the query (both release the GIL).
             pending = self.worker().submit(self.store.keyword_search, query, f, pool) \
                 if want_keyword else None
@@ -301,8 +301,22 @@ class RecallService:
                            dated=bool(periods)))
         hits = [Hit(memories[m], score, parts if explain else None) for m, score, parts in ranked]
         if track and len(hits) > 1:
-            self.store.record_co_access([h.memory.id for h in hits], now)
+            self._upkeep(self.store.record_co_access, [h.memory.id for h in hits], now)
         return hits
+
+    @staticmethod
+    def _upkeep(write: Callable[..., object], *args: object) -> None:
+        """A write a read does on the side (embedding a backlog, counting what was found
+        together): on a full disk it is left for later and the read goes on with what the
+        store has (its words find what has no vector yet), rather than failing."""
+        try:
+            write(*args)
+        except Exception as exc:
+            if not disk_full(exc):
+                raise
+            from kenning.errorlog import log_error
+
+            log_error("recall's upkeep (the disk is full)", exc)
 
     def _best_first(
         self, head: builtins.list[str], fused: dict[str, dict[str, float]], k: int, now: int,

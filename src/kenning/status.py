@@ -79,6 +79,8 @@ class StatusService:
             "vectors_missing": missing,
             "redactions": stats["redactions"],
             "size_bytes": stats["size_bytes"],
+            "disk_free_bytes": free_space(self.store.location)
+            if self.store.engine == "sqlite" else None,
             "error_log": str(log_path()),
             "recent_errors": recent_errors(5),
             "default_model": MINILM_ID,
@@ -139,3 +141,18 @@ class StatusService:
                 "prompt_index": state, "last_session_event": iso(last[0].at_ms) if last else None,
                 "session_ends_pending": len(detached.pending(self.store.location)),
                 "injection_use": use}
+
+
+LOW_DISK_BYTES = 50_000_000  # below this much free space beside the store, doctor warns
+
+
+def free_space(location: str) -> int | None:
+    """Bytes free on the disk that holds a store file (None when it cannot be told): a full
+    disk fails every write, and says so only then."""
+    import shutil
+
+    try:
+        return shutil.disk_usage(os.path.dirname(os.path.abspath(location))).free
+    except OSError:
+        return None
+
