@@ -164,3 +164,43 @@ def test_input_that_ends_early_still_gets_its_answers(tmp_path: Path) -> None:
     assert wire.sent == [] and [json.loads(x) for x in handshake.for_sdk] == [INIT]
     assert wire.lines.get() == b""  # the SDK reads the end after what was kept
     assert not recorded(tmp_path, {}).front(FakeWire(end=True))  # type: ignore[arg-type]
+
+
+def test_init_primes_the_record_so_a_first_session_is_answered_from_it(tmp_path: Path,
+                                                                       monkeypatch: Any) -> None:
+    """``kenning init`` asks a scratch ``kenning mcp`` what a client of the latest protocol asks
+    first (``mcpfront.prime``): the record then holds every such answer, the same whatever the
+    client's own envelope, so the first session Claude Code starts is answered at once."""
+    import subprocess
+
+    from mcp.types import LATEST_PROTOCOL_VERSION
+    from tests.mcp_fixtures import kenning_command, server_env
+
+    env = server_env(tmp_path, tmp_path / "unused.db")
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    home = Path(env["KENNING_HOME"])
+    command = [*kenning_command(), "mcp", "--db", str(tmp_path / "scratch.db")]
+    assert not mcpfront.primed(str(home), LATEST_PROTOCOL_VERSION)
+    assert mcpfront.prime(command, str(home), LATEST_PROTOCOL_VERSION) is None
+    assert mcpfront.primed(str(home), LATEST_PROTOCOL_VERSION)
+    assert not (tmp_path / "unused.db").exists()  # nothing of the user's store was touched
+    recorded = json.loads((home / mcpfront.RECORD).read_text())["answers"]
+
+    # a client with another envelope (as Claude Code sends it) gets what the SDK itself
+    # answers it on a fresh home: the record does not depend on who asked
+    def asked(envelope: dict[str, Any]) -> bytes:
+        return b"".join(json.dumps({**m, "params": {**m["params"], "_meta": {
+            **m["params"]["_meta"], **envelope}}}).encode() + b"\n" for m in (
+                mcpfront._first(i, method, params, LATEST_PROTOCOL_VERSION)
+                for i, (method, params) in enumerate(mcpfront._FIRST_ASKED)))
+
+    claude = {"io.modelcontextprotocol/clientCapabilities": {"roots": {"listChanged": True}},
+              "io.modelcontextprotocol/clientInfo": {"name": "claude-code", "version": "2"}}
+    fresh = {**env, "KENNING_HOME": str(tmp_path / "fresh-home")}
+    run = subprocess.run(command, input=asked(claude), capture_output=True, env=fresh,
+                         timeout=120, check=True)
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    by_id = {a.get("id"): a.get("result") for a in answers if "id" in a}
+    assert by_id["prime-4"] == recorded[f"tools/list {LATEST_PROTOCOL_VERSION}"]
+    assert by_id["prime-0"] == recorded[f"server/discover {LATEST_PROTOCOL_VERSION}"]

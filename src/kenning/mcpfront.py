@@ -121,6 +121,7 @@ class Record:
 
         # a read-only data folder: the next start lets the SDK answer, as before
         with contextlib.suppress(OSError):
+            os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
             atomic_write_bytes(Path(self.path), json.dumps(
                 {"stamp": self.stamp, "answers": self.answers}).encode(), mode=0o600)
 
@@ -355,3 +356,88 @@ async def _run_sdk(app: Any, stdin: _Lines, stdout: _Out) -> None:
     server = app._lowlevel_server  # the SDK's stdio runner uses it the same way
     async with stdio_server(stdin=stdin, stdout=stdout) as (read, write):  # type: ignore[arg-type]
         await server.run(read, write, server.create_initialization_options())
+
+
+# What a client of the latest protocol asks first (Claude Code does, in this order): discovery,
+# a subscription to the list changes, and the three lists.
+_FIRST_ASKED: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("server/discover", {}),
+    (LISTEN, {"notifications": {"toolsListChanged": True, "promptsListChanged": True,
+                                "resourcesListChanged": True}}),
+    ("prompts/list", {}), ("resources/list", {}), ("tools/list", {}))
+
+
+def primed(data_dir: str, version: str) -> bool:
+    """Whether the record holds, for today's code, every first answer a client of protocol
+    ``version`` asks for."""
+    record = Record(data_dir, code_stamp())
+    handshake = Handshake(record)
+    return all(record.answers.get(handshake.key(_first(i, method, params, version)) or "")
+               is not None for i, (method, params) in enumerate(_FIRST_ASKED))
+
+
+def _first(i: int, method: str, params: dict[str, Any], version: str) -> dict[str, Any]:
+    """The ``i``-th first request, with the envelope a client of ``version`` sends."""
+    return {"jsonrpc": "2.0", "id": f"prime-{i}", "method": method, "params": {**params, "_meta": {
+        VERSION_META: version, "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "kenning-init", "version": "1"}}}}
+
+
+def prime(command: list[str], data_dir: str, version: str, timeout_s: float = 60.0
+          ) -> str | None:
+    """Start ``command`` (``kenning mcp`` as the client will start it) and ask it, as a client
+    of protocol ``version`` does first, what the front records, so that the first start the
+    client makes answers at once and the model has Kenning's tools on its first turn. None
+    when the record holds it all afterwards (or did already), else why not."""
+    import select
+    import subprocess
+    import time
+
+    if primed(data_dir, version):
+        return None
+    try:
+        proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL)
+    except OSError as exc:
+        return f"cannot start {command[0]}: {exc}"
+    assert proc.stdin is not None and proc.stdout is not None
+    waiting = {f"prime-{i}" for i in range(len(_FIRST_ASKED))}
+    try:
+        proc.stdin.write(b"".join(json.dumps(_first(i, method, params, version)).encode()
+                                  + b"\n" for i, (method, params) in enumerate(_FIRST_ASKED)))
+        proc.stdin.flush()
+        deadline = time.monotonic() + timeout_s
+        out = proc.stdout.fileno()
+        buffered = b""
+        while waiting and time.monotonic() < deadline:
+            ready, _, _ = select.select([out], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                break
+            chunk = os.read(out, 65536)
+            if not chunk:
+                break
+            buffered += chunk
+            *lines, buffered = buffered.split(b"\n")
+            for line in lines:
+                msg = _message(line)
+                if msg is None:
+                    continue
+                meta = (msg.get("params") or {}).get("_meta") or {}
+                if "error" in msg:
+                    return f"the MCP server refused {msg.get('id')}: {msg['error']}"
+                answered = msg.get("id") if "method" not in msg else (
+                    meta.get(SUBSCRIPTION_META) if msg.get("method") == ACK else None)
+                waiting.discard(str(answered))
+    except OSError as exc:
+        return f"the MCP server stopped answering: {exc}"
+    finally:
+        with contextlib.suppress(OSError):
+            proc.stdin.close()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    if waiting:
+        return f"no answer to {', '.join(sorted(waiting))} within {timeout_s:.0f} s"
+    return None if primed(data_dir, version) else "the answers were not recorded"

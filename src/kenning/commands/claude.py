@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -33,6 +34,8 @@ def register(app: typer.Typer) -> None:
             fail(str(exc))
         except OSError as exc:
             fail(f"cannot write Claude Code settings: {exc}")
+        if not uninstall:
+            result["mcp_primed"] = prime_mcp()
         if json_:
             emit(result)
             return
@@ -41,11 +44,36 @@ def register(app: typer.Typer) -> None:
         if not uninstall:
             typer.echo(f"hooks run: {result['hook_command']}")
             typer.echo(result["mcp_permission"])
+            primed = result["mcp_primed"]
+            typer.echo("MCP server: its first answers are recorded, so Claude Code has "
+                       "Kenning's tools from a session's first turn" if primed is True else
+                       f"note: the MCP server's first answers could not be recorded ({primed}): "
+                       "Claude Code may show it as still connecting on a first turn")
             if not user:
                 typer.echo("Nothing was written to files your team commits: each person runs "
                            "kenning init once on their machine.")
             typer.echo("Claude Code now gets Kenning memories in each prompt; "
                        "undo with kenning init --uninstall")
+
+    def prime_mcp() -> bool | str:
+        """Start the MCP server as Claude Code will (on a scratch store) and ask it what a
+        client asks first, so the record its front answers from exists before the first
+        session (``kenning.mcpfront.prime``): True, or why not."""
+        import tempfile
+
+        from kenning import claudeinit, mcpfront
+        from kenning.places.lean import data_dir
+
+        try:
+            from mcp.types import LATEST_PROTOCOL_VERSION
+        except ImportError as exc:
+            return f"the MCP SDK cannot be imported: {exc}"
+        entry = claudeinit.mcp_entry()
+        with tempfile.TemporaryDirectory(prefix="kenning-prime-") as scratch:
+            why = mcpfront.prime([entry["command"], *entry["args"], "--db",
+                                  os.path.join(scratch, "prime.db")], data_dir(),
+                                 LATEST_PROTOCOL_VERSION)
+        return True if why is None else why
 
     @app.command(context_settings={"allow_extra_args": False})
     def hook(
