@@ -362,6 +362,23 @@ def test_renames_are_followed_and_deletions_make_obsolete(tmp_path: Path, repo: 
             "(not committed yet)"
 
 
+def test_confirming_a_memory_whose_file_moved_gives_the_new_path(tmp_path: Path,
+                                                                  repo: Path) -> None:
+    with kenning_for(tmp_path, repo) as k:
+        m = k.remember(VAT_MEMORY, type="decision", topic="billing.py")
+        git(repo, "mv", "src/billing.py", "src/tax.py")
+        commit(repo, "move")
+        k.check_drift()
+        assert k.get(m.id).drift == "stale"
+        confirmed = k.confirm(m.id)
+        assert confirmed.content == VAT_MEMORY.replace("src/billing.py", "src/tax.py")
+        assert confirmed.topic == "tax.py"  # the bare name too: the move renamed the file
+        assert confirmed.drift is None
+        assert [(a.path, a.symbol) for a in k.anchors(m.id)] == [("src/tax.py", "compute_vat")]
+        assert code.with_path("see src/billing.py and src/billing.pyc", "src/billing.py",
+                              "src/tax.py") == "see src/tax.py and src/billing.pyc"
+
+
 def test_a_re_recorded_memory_is_re_anchored(tmp_path: Path, repo: Path) -> None:
     with kenning_for(tmp_path, repo) as k:
         m = k.remember(VAT_MEMORY, type="decision")

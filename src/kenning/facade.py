@@ -359,8 +359,20 @@ class Kenning:
 
     def confirm(self, memory_id: str) -> Memory:
         """Say a memory still holds for the code as it is now: it is re-anchored (today's
-        fingerprints; anchors whose code went are dropped) and no longer stale."""
+        fingerprints; anchors whose code went are dropped) and no longer stale. A file it gives
+        that has moved since is given by its new path in its text (and topic)."""
+        from kenning.drift.code import with_path
+
         m = self.get(memory_id)
+        moves = self._drift().moves(m)
+        if moves:
+            content, topic = m.content, m.topic or ""
+            for old, new in moves.items():
+                content, topic = with_path(content, old, new), with_path(topic, old, new)
+            changed = {k: v for k, v in (("content", content), ("topic", topic or None))
+                       if v != getattr(m, k)}
+            if changed:
+                m = self.update(m.id, **changed)
         self._drift().confirm(m)
         return self.get(m.id)
 

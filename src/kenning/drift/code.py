@@ -116,6 +116,16 @@ def mentions(text: str) -> Mentions:
 
 # -- files ---------------------------------------------------------------------------------------
 
+def with_path(text: str, old: str, new: str) -> str:
+    """``text`` giving ``new`` wherever it gave the path ``old`` (a moved file): the path as
+    written, and its bare file name where the move renamed the file."""
+    out = re.sub(rf"(?<![\w/.-]){re.escape(old)}(?![\w/-])", new, text)
+    old_name, new_name = old.rsplit("/", 1)[-1], new.rsplit("/", 1)[-1]
+    if old_name != new_name:
+        out = re.sub(rf"(?<![\w/.-]){re.escape(old_name)}(?![\w/-])", new_name, out)
+    return out
+
+
 def language(path: str) -> str | None:
     """The symbol language of a path by its extension (None: whole-file anchors only)."""
     dot = path.rfind(".")

@@ -19,6 +19,7 @@ from kenning.errors import ValidationError
 from kenning.models import Anchor, Memory
 from kenning.store.base import Store
 
+MOVED = " moved to "  # in a reason: "<old path> moved to <new path>[ in <sha>]"
 MAX_COMMIT_LOOKUPS = 20  # per check: "changed in <sha>" asks git; past this, "since <sha>"
 ANCHORED_FILE = hook.ANCHORED_FILE  # beside the journal: files whose edits the hook checks
 
@@ -160,6 +161,17 @@ class DriftService:
                        anchored_at=now, checked_at=now)
                 for s in code.spots(text, files, hinted)]
 
+    def moves(self, memory: Memory) -> dict[str, str]:
+        """``old path -> new path`` of the files a memory gives that have moved since (what its
+        stale anchors' reasons say), for its text to give the new path when confirmed."""
+        out: dict[str, str] = {}
+        for a in self.store.anchors(memory_ids=[memory.id]):
+            old, sep, rest = (a.reason or "").partition(MOVED)
+            if a.state == code.STALE and sep and (rest == a.path or rest.startswith(
+                    a.path + " ")):
+                out[old] = a.path
+        return out
+
     def confirm(self, memory: Memory) -> list[Anchor]:
         """Re-anchor a memory to the code as it is now (a person or the agent says it still
         holds): its anchors take today's fingerprints and its drift is cleared; anchors whose
@@ -245,7 +257,7 @@ class DriftService:
                                      label=None if target == path else target)
                 if verdict.state in (code.FRESH, None) and a.memory_id in misled:
                     verdict = replace(verdict, state=code.STALE,
-                                      reason=f"{path} moved to {target}")
+                                      reason=f"{path}{MOVED}{target}")
                 if verdict.state is None:
                     report.notes.append(f"{target}: does not parse; {a.symbol} not checked")
                     continue
