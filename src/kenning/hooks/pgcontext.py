@@ -8,14 +8,13 @@ import os
 
 from kenning.hooks import inject
 from kenning.hooks.inject import CANDIDATES, MAX_TERMS, PROMPT_CHARS
+from kenning.store.pgrank import POSTGRES_RANK as RANK
 from kenning.words import query_terms
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the prompt hook never imports collections
     from collections.abc import Collection
 
-# As kenning.store.postgres ranks keywords: tags D, content C, summary B, topic A.
-RANK = "ts_rank('{0.5, 0.5, 0.75, 1.0}', m.fts, q.q)"
 TIMEOUT_MS = 1_000  # the server's limit for the search, inside the hook's budget
 MATCHES = 5_000  # matches ranked at most (about 50 ms at a million memories): the budget holds
 

@@ -19,7 +19,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from kenning.errors import NotFoundError, StoreError, ValidationError
-from kenning.hooks.pgcontext import RANK as _RANK
 from kenning.learning import ACCESS_BOOST, CEILING, DECAY_PER_HOUR, FLOOR, HOUR_MS, STANDING
 from kenning.models import Anchor, CreatedBy, Filters, Link, LinkType, Memory, SessionEvent
 from kenning.places.lean import mark_written, version_file
@@ -33,6 +32,7 @@ from kenning.store.base import (
     validity,
 )
 from kenning.store.keywordplan import RANK_BUDGET, KeywordPlan, plan
+from kenning.store.pgrank import POSTGRES_RANK as _RANK
 from kenning.store.sqlite import (
     _CATEGORIES,
     _CREATED_BY,
