@@ -199,6 +199,63 @@ def test_a_whole_file_anchor_is_not_changed_by_new_symbols(path: str, source: st
     assert code.judge(whole, source.replace(*edit)).state == code.STALE
 
 
+@pytest.mark.parametrize("path, source, name, through, elsewhere", [
+    # a helper the function calls, a constant it reads; another function is not its concern
+    ("h.py", "LIMIT = 3\n\n\ndef _clip(x):\n    return min(x, LIMIT)\n\n\ndef size(x):\n"
+     "    return _clip(x) + 1\n\n\ndef other():\n    return 5\n", "size",
+     ("min(x, LIMIT)", "max(x, LIMIT)"), ("return 5", "return 6")),
+    ("h.py", "class Q:\n    def add(self, x):\n        return self._push(x)\n\n"
+     "    def _push(self, x):\n        return [x]\n\n    def size(self):\n        return 0\n",
+     "Q.add", ("return [x]", "return (x,)"), ("return 0", "return 1")),
+    ("h.ts", "const LIMIT = 1024;\nfunction fill(n: number) {\n  if (n > LIMIT) throw new Error();\n}"
+     "\nexport function nanoid(n = 21) {\n  fill(n);\n  return n;\n}\n"
+     "export function other() {\n  return 1;\n}\n", "nanoid", ("n > LIMIT", "n >= LIMIT"),
+     ("return 1", "return 2")),
+])
+def test_a_symbol_changes_with_what_it_uses_in_its_file(path: str, source: str, name: str,
+                                                          through: tuple[str, str],
+                                                          elsewhere: tuple[str, str]) -> None:
+    table = code.symbols(path, source)
+    assert table is not None
+    assert (code.symbols(path, source.replace(*through)) or {})[name] != table[name]
+    assert (code.symbols(path, source.replace(*elsewhere)) or {})[name] == table[name]
+
+
+def test_a_class_is_not_changed_by_members_added_to_it() -> None:
+    py = "class Stats:\n    default = 0.0\n\n    def mean(self):\n        return 1\n"
+    grown = py + "\n    mode = 2\n\n    def median(self):\n        return 2\n"
+    spot = code.Spot("s.py", "Stats", (code.symbols("s.py", py) or {})["Stats"])
+    assert code.judge(spot, grown) == code.Verdict(code.FRESH, None, spot.fingerprint)
+    assert code.judge(spot, grown.replace("return 1", "return 3")).state == code.STALE
+    assert code.judge(spot, py.replace("default = 0.0", "default = None")).state == code.STALE
+    go = "package s\n\ntype Cart struct {\n\tn int\n}\n\nfunc (c *Cart) Total() int {\n" \
+        "\treturn c.n\n}\n"
+    spot = code.Spot("s.go", "Cart", (code.symbols("s.go", go) or {})["Cart"])
+    more = go + "\nfunc (c *Cart) Empty() bool {\n\treturn c.n == 0\n}\n"
+    assert code.judge(spot, more).state == code.FRESH
+    assert code.judge(spot, go.replace("return c.n", "return c.n + 1")).state == code.STALE
+
+
+def test_a_typescript_overload_is_not_the_function() -> None:
+    ts = ("export function v4(o?: Opts): string;\nexport function v4(o?: Opts, b?: Buf): Buf;\n"
+          "export function v4(o?: Opts, b?: Buf): string | Buf {\n  o ??= {};\n  return x(o);\n}\n")
+    before = code.symbols("v4.ts", ts) or {}
+    assert (code.symbols("v4.ts", ts.replace("  o ??= {};\n", "")) or {})["v4"] != before["v4"]
+
+
+def test_names_written_with_arguments_or_two_parts_find_their_symbol() -> None:
+    table = {"Permanent": "1", "PermanentError": "2", "Error": "3", "Error.Display": "4",
+             "glob": "5"}
+    said = code.mentions("`Permanent(err)` hands back a *PermanentError; retry(n) too")
+    assert "Permanent" in said.symbols and "retry" in said.symbols
+    rs = ("pub enum Error { Unit }\npub struct Other;\n"
+          "impl fmt::Display for Error {\n    fn fmt(&self) -> u8 { 1 }\n}\n"
+          "impl fmt::Display for Other {\n    fn fmt(&self) -> u8 { 2 }\n}\n")
+    spots = code.spots("the `Display` impl for `Error` prints offsets", {"e.rs": rs})
+    assert [s.symbol for s in spots] == ["Error.Display"]
+    assert code.written_plainly("when a glob component has wildcards", table) == []
+
+
 def test_python_import_order_is_layout() -> None:
     source = "import sys\nimport os\nfrom a import b, c\n\n\ndef main():\n    import json\n" \
         "    import csv\n    return os.sep\n"

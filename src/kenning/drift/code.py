@@ -20,6 +20,7 @@ version read it, and takes today's fingerprint once it is found unchanged.
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 import re
 from collections.abc import Iterable, Mapping
@@ -57,8 +58,9 @@ _EXT_RE = "|".join(re.escape(e[1:]) for e in _EXTENSIONS)
 _PATH = re.compile(
     rf"(?<![\w/.@:-])((?:\.{{0,2}}/)?(?:[\w.+-]+/)*[\w+-][\w.+-]*\.(?:{_EXT_RE}))"
     rf"(?![\w/-])(?:(?::{{1,2}}|#)([A-Za-z_][\w.]*))?")
-_CALLED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\(\)")
-_QUOTED = re.compile(r"`([A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)?)(?:\(\))?`")
+# a call as prose writes one: no arguments, or a few plain ones ("retry(n)", "Permanent(err)")
+_CALLED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\((?:[\w.,*&: ]{0,40})\)")
+_QUOTED = re.compile(r"`([A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)?)(?:\([^`)\n]{0,80}\))?`")
 _SNAKE = re.compile(r"(?<![\w.])([a-z_][a-z0-9]*_[a-z0-9_]+)(?![\w(])")
 _CAMEL = re.compile(r"(?<![\w.])([A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z]\w*)(?![\w(])")
 
@@ -179,11 +181,10 @@ def _whole(text: str, lang: str) -> tuple[str, dict[str, str]] | None:
         except (SyntaxError, ValueError, RecursionError):
             return None
         table = _python_symbols(text, _Seal(False)) or {}
-        outside = [n for n in tree.body if not (
-            isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Import
-                       | ast.ImportFrom)
-            or (isinstance(n, ast.Assign) and all(isinstance(t, ast.Name) for t in n.targets))
-            or (isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)))]
+        _python_shells(tree.body, "", table)
+        table.pop("__all__", None)  # the export list: it grows with every symbol added
+        outside = [n for n in tree.body
+                   if not _defines(n) and not isinstance(n, ast.Import | ast.ImportFrom)]
         return ast.dump(ast.Module(body=outside, type_ignores=[]), include_attributes=False), \
             table
     found = _brace_table(text, lang, _Seal(False))
@@ -191,10 +192,36 @@ def _whole(text: str, lang: str) -> tuple[str, dict[str, str]] | None:
         return None
     table, plain, regions = found
     kept = list(plain)
-    for start, end in regions:
+    for _, start, end in regions:
         kept[start:end] = " " * (end - start)
+    # a class or an impl without the symbols inside it: those are in the set themselves
+    table = {**table, **_brace_shells(table, plain, regions, lang)}
     rest = _IMPORT_LINES[lang].sub(" ", "".join(kept))
     return layout_free(rest, lang), table
+
+
+def _defines(node: ast.stmt) -> bool:
+    """Whether a statement defines a symbol of the table (a function, a class, a value given
+    to names): what a whole file's or a class's own code leaves to the symbols."""
+    return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) or (
+        isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) for t in node.targets)) or (
+        isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name))
+
+
+def _python_shells(body: Iterable[ast.stmt], prefix: str, table: dict[str, str]) -> None:
+    """Each class of ``table`` fingerprinted without the functions and classes defined in it
+    (they are symbols of their own there): a method added to a class is a symbol added."""
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            name = prefix + node.name
+            kept = [n for n in node.body if not _defines(n)]
+            shell = copy.copy(node)  # the tree itself is left as it is
+            shell.body = kept
+            if name in table:
+                table[name] = _digest(ast.dump(shell, include_attributes=False))
+            _python_shells(node.body, name + ".", table)
+        elif isinstance(node, ast.If | ast.Try):
+            _python_shells(node.body, prefix, table)
 
 
 def _outgrown(before: str, now: str) -> bool:
@@ -394,7 +421,62 @@ def _python_symbols(text: str, seal: _Seal) -> dict[str, str] | None:
                             out.setdefault(prefix + leaf.id, digest)
 
     visit(tree.body, "")
+    if not legacy and not seal.names_only:
+        _with_callees(out, _python_uses(tree.body, "", out))
+        shells = dict(out)
+        _python_shells(tree.body, "", shells)
+        _as_containers(out, shells)
     return out
+
+
+def _python_uses(body: Iterable[ast.stmt], prefix: str, table: Mapping[str, str],
+                 owner: str = "") -> dict[str, set[str]]:
+    """``function -> the symbols of the same file it uses``: names it reads or calls, and the
+    attributes of ``self`` or ``cls`` (its class's own)."""
+    out: dict[str, set[str]] = {}
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            out.update(_python_uses(node.body, prefix + node.name + ".", table,
+                                    prefix + node.name))
+        elif isinstance(node, ast.If | ast.Try):
+            out.update(_python_uses(node.body, prefix, table, owner))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            used: set[str] = set()
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name) and sub.id in table:
+                    used.add(sub.id)
+                elif (isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name)
+                      and sub.value.id in ("self", "cls") and f"{owner}.{sub.attr}" in table):
+                    used.add(f"{owner}.{sub.attr}")
+            used.discard(prefix + node.name)
+            if used:
+                out[prefix + node.name] = used
+    return out
+
+
+def _with_callees(table: dict[str, str], uses: Mapping[str, set[str]]) -> None:
+    """Each symbol's fingerprint joined with those of the same file's symbols it uses (one
+    step: the helper it calls, the constant it reads), so that what it does through them
+    changing counts as a change to it."""
+    own = dict(table)
+    for name, used in uses.items():
+        if name in table and used:
+            table[name] = _digest(own[name] + "|" + ",".join(sorted(own[u] for u in used)))
+
+
+def _as_containers(table: dict[str, str], shells: Mapping[str, str]) -> None:
+    """Give each symbol with members (a class and its methods, a Go type and its methods) a
+    ``WHOLE`` fingerprint: its own code without its members' (``shells``), and a short digest
+    of each member's, so that ``judge`` can tell a member added (no change to what a memory
+    said of the class) from one edited or removed."""
+    members: dict[str, list[str]] = {}
+    for name in table:
+        owner = name.rsplit(".", 1)[0] if "." in name else None
+        if owner is not None and owner in table:
+            members.setdefault(owner, []).append(table[name])
+    for owner, digests in members.items():
+        own = shells.get(owner, table[owner])
+        table[owner] = f"{WHOLE}{own[-20:]}:{','.join(sorted({d[-_PART:] for d in digests}))}"
 
 
 # One pattern per brace language: group "name" is the declared name, "owner" (when present)
@@ -511,15 +593,16 @@ def _brace_symbols(text: str, lang: str, seal: _Seal) -> dict[str, str] | None:
 
 
 def _brace_table(text: str, lang: str, seal: _Seal
-                 ) -> tuple[dict[str, str], str, list[tuple[int, int]]] | None:
+                 ) -> tuple[dict[str, str], str, list[tuple[str, int, int]]] | None:
     """The symbol table of a brace-language file, its comment-free text and each symbol's
-    region in it; None when its braces do not balance."""
+    region in it (``(name, start, end)``); None when its braces do not balance."""
     legacy = seal.legacy
     plain, masked = _strip(text, lang, legacy)
     if masked.count("{") != masked.count("}"):
         return None  # unbalanced: the heuristic would guess, so it gives no verdict
     out: dict[str, str] = {}
-    regions: list[tuple[int, int]] = []
+    regions: list[tuple[str, int, int]] = []
+    bodiless: dict[str, tuple[int, int]] = {}
     blocks: list[tuple[int, int, str]] = []  # (start, end, name) of classes, impls
     for m in _DECLS[lang].finditer(masked):
         groups = m.groupdict()
@@ -538,7 +621,7 @@ def _brace_table(text: str, lang: str, seal: _Seal
                 # type's Default, one place a memory may speak of
                 trait = re.sub(r"<.*", "", groups["trait"]).rsplit("::", 1)[-1].strip()
                 out.setdefault(f"{name}.{trait}", seal.span(plain, m.start(), end, lang, False))
-                regions.append((m.start(), end))
+                regions.append((f"{name}.{trait}", m.start(), end))
             continue
         if owner is None:
             inside = [b for b in blocks if b[0] < m.start() < b[1]]
@@ -548,13 +631,68 @@ def _brace_table(text: str, lang: str, seal: _Seal
         if groups.get("cls"):
             blocks.append((m.start(), end, name))
         qualified = f"{owner}.{name}" if owner else name
+        if not legacy and masked[end - 1] != "}" and qualified not in out:
+            # a declaration without a body (a TypeScript overload, a `declare`): the one
+            # with the body, if any, is the symbol
+            bodiless.setdefault(qualified, (m.start(), end))
+            continue
         out.setdefault(qualified, seal.span(plain, m.start(), end, lang, legacy))
-        regions.append((m.start(), end))
+        regions.append((qualified, m.start(), end))
     if not legacy:
         for name, (start, end) in _values(masked, lang).items():
             out.setdefault(name, seal.span(plain, start, end, lang, False))
-            regions.append((start, end))
+            regions.append((name, start, end))
+        for name, (start, end) in bodiless.items():
+            out.setdefault(name, seal.span(plain, start, end, lang, False))
+            regions.append((name, start, end))
+        if not seal.names_only:
+            _with_callees(out, _brace_uses(out, plain, regions))
+            _as_containers(out, _brace_shells(out, plain, regions, lang))
     return out, plain, regions
+
+
+_IDENT = re.compile(r"(?<![\w$.])(?:this|self)\.([A-Za-z_$][\w$]*)|(?<![\w$.])([A-Za-z_$][\w$]*)")
+
+
+def _brace_uses(table: Mapping[str, str], plain: str, regions: list[tuple[str, int, int]]
+                ) -> dict[str, set[str]]:
+    """``symbol -> the symbols of the same file its region uses``: names it reads or calls,
+    and the members of its own type written ``this.x`` or ``self.x``. Regions holding others
+    (classes, impls) are left out: their members are theirs already."""
+    holders = {name for name, start, end in regions
+               if any(start < a and b <= end and o != name for o, a, b in regions)}
+    out: dict[str, set[str]] = {}
+    for name, start, end in regions:
+        if name in holders:
+            continue
+        owner = name.rsplit(".", 1)[0] if "." in name else ""
+        used: set[str] = set()
+        for m in _IDENT.finditer(plain, start, end):
+            member, word = m.group(1), m.group(2)
+            if member and owner and f"{owner}.{member}" in table:
+                used.add(f"{owner}.{member}")
+            elif word and word in table:
+                used.add(word)
+        used.discard(name)
+        used.discard(name.rsplit(".", 1)[-1])
+        if used:
+            out[name] = used
+    return out
+
+
+def _brace_shells(table: Mapping[str, str], plain: str, regions: list[tuple[str, int, int]],
+                  lang: str) -> dict[str, str]:
+    """The fingerprint of each symbol whose region holds others (a class, an impl), without
+    them."""
+    out: dict[str, str] = {}
+    for name, start, end in regions:
+        inner = [(a, b) for other, a, b in regions if start < a and b <= end and other != name]
+        if inner and name in table:
+            shell = list(plain[start:end])
+            for a, b in inner:
+                shell[a - start:b - start] = " " * (b - a)
+            out[name] = _digest(layout_free("".join(shell), lang))
+    return out
 
 
 # Top-level values: constants, variables and type aliases, by the name they define (group
@@ -608,8 +746,8 @@ _WORD_NAME = re.compile(
 # What a sentence calls a name of the code when it writes it as a plain word ("the parse
 # function", "method run"): these are code structure, not meaning.
 _KIND_WORDS = frozenset({"function", "functions", "method", "methods", "class", "struct",
-                         "type", "trait", "interface", "enum", "constant", "helper",
-                         "handler", "hook", "fn", "func", "def", "component", "decorator"})
+                         "trait", "interface", "enum", "constant", "helper", "fn", "func",
+                         "def", "decorator"})
 
 
 def written_plainly(text: str, table: Mapping[str, str]) -> list[str]:
@@ -690,6 +828,15 @@ def _spots_in(path: str, content: str, text: str, said: Mentions, whole: bool) -
                 found[q] = None
         if not found:
             found = dict.fromkeys(written_plainly(text, table))
+        # two names it gives that make one qualified name ("the `Display` impl for `Error`",
+        # "`Cart` ... its `total`"): the narrower symbol is the one it speaks of
+        names = [n.rsplit(".", 1)[-1] for n in said.symbols] + [
+            q.rsplit(".", 1)[-1] for q in found]
+        for a in names:
+            for b in names:
+                if a != b and f"{a}.{b}" in table:
+                    found.pop(a, None)
+                    found[f"{a}.{b}"] = None
     if found and table:
         return [Spot(path, q, table[q]) for q in found]
     return [Spot(path, "", file_fingerprint(path, content))] if whole else []
@@ -741,6 +888,9 @@ def judge(spot: Spot, content: str | None, label: str | None = None) -> Verdict:
         if legacy:
             now = (symbols(spot.path, content) or {}).get(spot.symbol, now)
         return Verdict(FRESH, None, now)
+    if spot.fingerprint.startswith(WHOLE) and now.startswith(WHOLE) and _outgrown(
+            spot.fingerprint, now):
+        return Verdict(FRESH, None, spot.fingerprint)  # members added to it, none changed
     if manifests.is_manifest(spot.path):  # "pyproject.toml: pydantic >=1.10,<2 -> >=2.7"
         return Verdict(STALE, f"{label or spot.path}: {name} {spot.fingerprint or '(any)'} -> "
                               f"{now or '(any)'}", now)
