@@ -177,3 +177,34 @@ def test_an_argument_that_is_not_utf8_is_one_line_of_error(cli_env: dict[str, st
 def test_a_negative_offset_is_refused(cli_env: dict[str, str]) -> None:
     proc = run(cli_env, "list", "--offset", "-5", code=2)
     assert "--offset" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_long_work_tells_its_progress_in_lines_on_a_pipe(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Where no bar can be drawn (a log, a pipe), long work says when it starts, how far it is
+    at most every ``PROGRESS_EVERY_S`` with the time left, and when it ends."""
+    from kenning.cliutil import PROGRESS_EVERY_S, ProgressLines
+
+    now = [0.0]
+    lines = ProgressLines("re-indexing memories", clock=lambda: now[0])
+    lines(0, 1000)
+    for done, at in ((100, 2.0), (250, PROGRESS_EVERY_S + 1), (300, PROGRESS_EVERY_S + 2),
+                     (500, 2 * PROGRESS_EVERY_S + 2), (1000, 45.0)):
+        now[0] = at
+        lines(done, 1000)
+    assert capsys.readouterr().err.splitlines() == [
+        "re-indexing memories: 1,000 to do…",
+        "re-indexing memories: 250 of 1,000 (25%), about 33 s left",
+        "re-indexing memories: 500 of 1,000 (50%), about 22 s left",
+        "re-indexing memories: 1,000 of 1,000 done in 45 s",
+    ]
+
+
+def test_reindex_on_a_pipe_says_when_it_starts_and_ends(cli_env: dict[str, str],
+                                                        tmp_path: Path) -> None:
+    with Kenning(tmp_path / "cli.db", project="cli-proj", defer_vectors=True) as k:
+        k.remember_many([{"text": f"shard {i} is warmed before the nightly job"}
+                         for i in range(120)])
+    err = run(cli_env, "reindex").stderr.splitlines()
+    assert err[0].startswith("re-indexing memories: ") and err[0].endswith(" to do…")
+    assert re.fullmatch(r"re-indexing memories: ([\d,]+) of \1 done in \d+ s", err[-1])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -119,14 +120,60 @@ def _without_store(file_only: Callable[[str], None], why: str) -> None:
         raise
 
 
+PROGRESS_EVERY_S = 10.0  # a log or a pipe gets a progress line this often during long work
+
+
+class ProgressLines:
+    """Progress of long work for a log or a pipe, where a bar cannot be drawn: a line when it
+    starts, then one at most every ``PROGRESS_EVERY_S`` with the counts and the time left, and
+    one when it ends. ``clock`` (seconds) is injected for tests."""
+
+    def __init__(self, label: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self.label = label
+        self.clock = clock
+        self.started: float | None = None
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        if self.started is None:
+            self.started = self.last = now
+            typer.echo(f"{self.label}: {total:,} to do…", err=True)
+            if done < total:
+                return
+        assert self.started is not None
+        if done >= total:
+            typer.echo(f"{self.label}: {done:,} of {total:,} done in "
+                       f"{_duration(now - self.started)}", err=True)
+            return
+        if now - self.last < PROGRESS_EVERY_S or done <= 0:
+            return
+        self.last = now
+        left = (now - self.started) / done * (total - done)
+        typer.echo(f"{self.label}: {done:,} of {total:,} ({done * 100 // max(total, 1)}%), "
+                   f"about {_duration(left)} left", err=True)
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
 def progress_printer() -> Any:
-    """A rich progress bar on stderr for re-indexing; silent when stderr is not a TTY."""
+    """A rich progress bar on stderr for re-indexing; on a log or a pipe, progress lines
+    (``ProgressLines``)."""
     state: dict[str, Any] = {}
 
     def update(done: int, total: int) -> None:
         if not sys.stderr.isatty():
-            if done == 0 and total:
-                typer.echo(f"re-indexing {total} memories for the current embedder…", err=True)
+            lines = state.setdefault("lines", ProgressLines("re-indexing memories"))
+            lines(done, total)
+            if done >= total:
+                state.pop("lines")
             return
         from rich.progress import Progress
 

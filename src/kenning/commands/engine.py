@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from kenning.cliutil import DbOpt, JsonOpt, console, emit, fail
+from kenning.cliutil import DbOpt, JsonOpt, ProgressLines, console, emit, fail
 
 
 def register(app: typer.Typer) -> None:
@@ -50,8 +50,9 @@ def register(app: typer.Typer) -> None:
 
         def progress(phase: str, done: int, total: int) -> None:
             if json_ or not sys.stderr.isatty():
-                if done == 0:
-                    typer.echo(f"{phase}: {total}…", err=True)
+                lines = bar.setdefault(f"lines {phase}", ProgressLines(
+                    phase if phase == "verifying" else f"copying {phase}"))
+                lines(done, total)
                 return
             from rich.progress import Progress
 
