@@ -207,8 +207,9 @@ def test_a_whole_file_anchor_is_not_changed_by_new_symbols(path: str, source: st
     ("h.py", "class Q:\n    def add(self, x):\n        return self._push(x)\n\n"
      "    def _push(self, x):\n        return [x]\n\n    def size(self):\n        return 0\n",
      "Q.add", ("return [x]", "return (x,)"), ("return 0", "return 1")),
-    ("h.ts", "const LIMIT = 1024;\nfunction fill(n: number) {\n  if (n > LIMIT) throw new Error();\n}"
-     "\nexport function nanoid(n = 21) {\n  fill(n);\n  return n;\n}\n"
+    ("h.ts", "const LIMIT = 1024;\nfunction fill(n: number) {\n"
+     "  if (n > LIMIT) throw new Error();\n}\n"
+     "export function nanoid(n = 21) {\n  fill(n);\n  return n;\n}\n"
      "export function other() {\n  return 1;\n}\n", "nanoid", ("n > LIMIT", "n >= LIMIT"),
      ("return 1", "return 2")),
 ])

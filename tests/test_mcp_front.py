@@ -174,6 +174,7 @@ def test_init_primes_the_record_so_a_first_session_is_answered_from_it(tmp_path:
     import subprocess
 
     from mcp.types import LATEST_PROTOCOL_VERSION
+
     from tests.mcp_fixtures import kenning_command, server_env
 
     env = server_env(tmp_path, tmp_path / "unused.db")
