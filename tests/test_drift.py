@@ -257,6 +257,41 @@ def test_names_written_with_arguments_or_two_parts_find_their_symbol() -> None:
     assert code.written_plainly("when a glob component has wildcards", table) == []
 
 
+def test_more_formatter_choices_are_layout() -> None:
+    py = "def f():\n    return u'x' + \"y\"\n"
+    assert code.symbols("a.py", py.replace("u'x'", "'x'")) == code.symbols("a.py", py)
+    tsx = "export function Loader(p: { visible: boolean, className?: string }) {\n  return 1;\n}\n"
+    assert code.symbols("a.tsx", tsx.replace("boolean,", "boolean;")) == code.symbols("a.tsx",
+                                                                                      tsx)
+    rs = "macro_rules! t {\n    ($a:ident) => {\n        fn $a() {}\n    }\n}\nfn g() {}\n"
+    assert code.file_fingerprint("a.rs", rs.replace("    }\n}", "    };\n}")) == \
+        code.file_fingerprint("a.rs", rs)
+
+
+def test_class_fields_holding_arrow_functions_are_methods() -> None:
+    ts = ("class Observer {\n  toasts = [];\n  dismiss = (id?: number) => {\n    return id;\n  };\n"
+          "  custom = (data: Data) => {\n    return data.id;\n  };\n}\n")
+    table = code.symbols("s.ts", ts) or {}
+    assert {"Observer.dismiss", "Observer.custom"} <= set(table)
+    edited = code.symbols("s.ts", ts.replace("return data.id", "return data.key")) or {}
+    assert edited["Observer.dismiss"] == table["Observer.dismiss"]
+    assert edited["Observer.custom"] != table["Observer.custom"]
+
+
+def test_manifests_in_a_requirements_folder_and_cargo_targets() -> None:
+    from kenning.drift import manifests
+
+    assert manifests.is_manifest("requirements/tests.txt")
+    assert not manifests.is_manifest("docs/tests.txt")
+    cargo = ('[package]\nname = "t"\n[target.\'cfg(unix)\'.dependencies]\n'
+             'getrandom = { version = "0.3", optional = true }\n')
+    table = manifests.declared("Cargo.toml", cargo) or {}
+    assert "getrandom" in table
+    assert manifests.named("it takes getrandom only from the 0.3 series", table) == [
+        "getrandom"]
+    assert manifests.named("getrandom is random enough for us", table) == []
+
+
 def test_python_import_order_is_layout() -> None:
     source = "import sys\nimport os\nfrom a import b, c\n\n\ndef main():\n    import json\n" \
         "    import csv\n    return os.sep\n"
@@ -280,6 +315,9 @@ def test_names_written_as_plain_words_are_found_in_a_named_file() -> None:
     assert code.written_plainly("Cache#get returns None on a miss", table) == ["Cache.get"]
     assert code.written_plainly("the Builder's Default turns colours on", table) == \
         ["Builder.Default"]
+    # beside code-style names, only plain ones a word marks as code
+    assert code.written_plainly("the parse declaration takes a Router", table,
+                                beside_kind_only=True) == ["parse"]
 
 
 def test_a_manifest_the_memory_names_anchors_the_dependencies_it_names(tmp_path: Path,

@@ -267,14 +267,19 @@ def layout_free(text: str, lang: str, legacy: bool = False) -> str:
     collapsed, trailing commas dropped (rustfmt and Prettier add them), and for JavaScript and
     TypeScript the semicolons too (Prettier's ``semi`` option adds or drops them), strings in
     one quote style and a lone arrow-function parameter without parentheses (Prettier's
-    ``singleQuote`` and ``arrowParens``). ``legacy``: as the first scheme read it."""
+    ``singleQuote`` and ``arrowParens``); in Rust, a ``;`` right after a ``}`` (rustfmt adds
+    it after a macro's arm). ``legacy``: as the first scheme read it."""
     out = _TRAILING_COMMA.sub("", squeeze(text))
+    if lang == RUST and not legacy:
+        return out.replace("};", "}")
     if lang != JS:
         return out
     out = out.replace(";", "")
     if legacy:
         return out
-    return _LONE_PARAM.sub(r"\1=>", _JS_QUOTED.sub(_one_quote, out))
+    # commas go the way of semicolons: TypeScript separates the members of a type literal with
+    # either, and Prettier rewrites one as the other
+    return _LONE_PARAM.sub(r"\1=>", _JS_QUOTED.sub(_one_quote, out)).replace(",", "")
 
 
 def _python_tree(text: str, legacy: bool = False) -> ast.Module:
@@ -285,6 +290,8 @@ def _python_tree(text: str, legacy: bool = False) -> ast.Module:
     if legacy:
         return tree
     for node in ast.walk(tree):
+        if isinstance(node, ast.Constant):
+            node.kind = None  # u"..." and "..." are one string
         for name in ("body", "orelse", "finalbody"):
             stmts = getattr(node, name, None)
             if isinstance(stmts, list) and stmts and isinstance(stmts[0], ast.stmt):
@@ -459,7 +466,11 @@ def _with_callees(table: dict[str, str], uses: Mapping[str, set[str]]) -> None:
     step: the helper it calls, the constant it reads), so that what it does through them
     changing counts as a change to it."""
     own = dict(table)
+    holders = {name.rsplit(".", 1)[0] for name in table if "." in name}
     for name, used in uses.items():
+        # a class it names (to build one, to test for one) is not what it does: leave out
+        # what has members of its own
+        used = {u for u in used if u not in holders}
         if name in table and used:
             table[name] = _digest(own[name] + "|" + ",".join(sorted(own[u] for u in used)))
 
@@ -490,7 +501,11 @@ _DECLS: Mapping[str, re.Pattern[str]] = {
         r"|(?:const|let|var)[ \t]+(?P<var>[A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]+)?=[ \t]*"
         r"(?:async[ \t]*)?(?:function\b|\([^)]*\)[ \t]*(?::[^=\n]+)?=>|[A-Za-z_$][\w$]*[ \t]*=>)"
         r"|(?:(?:public|private|protected|static|readonly|async|override|get|set)[ \t]+)*"
-        r"(?P<method>[A-Za-z_$][\w$]*)[ \t]*(?:<[^>\n]*>)?\([^)\n]*\)[ \t]*(?::[^{\n]+)?\{)"),
+        r"(?P<method>[A-Za-z_$][\w$]*)[ \t]*(?:<[^>\n]*>)?\([^)\n]*\)[ \t]*(?::[^{\n]+)?\{"
+        # a class field holding an arrow function: a method written as one
+        r"|(?:(?:public|private|protected|static|readonly)[ \t]+)*(?P<field>[A-Za-z_$][\w$]*)"
+        r"[ \t]*(?::[^=\n]+)?=[ \t]*(?:async[ \t]*)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)[ \t]*"
+        r"(?::[^=\n]+)?=>)"),
     GO: re.compile(
         r"(?m)^[ \t]*func[ \t]*(?:\([ \t]*\w*[ \t]*\*?[ \t]*(?P<owner>\w+)[^)]*\)[ \t]*)?"
         r"(?P<fn>\w+)|^[ \t]*type[ \t]+(?P<cls>\w+)(?:\[[^\]\n]*\])?[ \t]+"
@@ -606,7 +621,7 @@ def _brace_table(text: str, lang: str, seal: _Seal
     blocks: list[tuple[int, int, str]] = []  # (start, end, name) of classes, impls
     for m in _DECLS[lang].finditer(masked):
         groups = m.groupdict()
-        name = next((groups[g] for g in ("fn", "cls", "var", "method", "impl")
+        name = next((groups[g] for g in ("fn", "cls", "var", "method", "impl", "field")
                      if groups.get(g)), None)
         if not name or name in _KEYWORDS:
             continue
@@ -625,8 +640,10 @@ def _brace_table(text: str, lang: str, seal: _Seal
             continue
         if owner is None:
             inside = [b for b in blocks if b[0] < m.start() < b[1]]
-            if groups.get("method") and not inside:
+            if (groups.get("method") or groups.get("field")) and not inside:
                 continue  # a call or a control statement at top level, not a method
+            if groups.get("field") and (legacy or not inside):
+                continue
             owner = inside[-1][2] if inside else None
         if groups.get("cls"):
             blocks.append((m.start(), end, name))
@@ -747,14 +764,16 @@ _WORD_NAME = re.compile(
 # function", "method run"): these are code structure, not meaning.
 _KIND_WORDS = frozenset({"function", "functions", "method", "methods", "class", "struct",
                          "trait", "interface", "enum", "constant", "helper", "fn", "func",
-                         "def", "decorator"})
+                         "def", "decorator", "declaration", "signature"})
 
 
-def written_plainly(text: str, table: Mapping[str, str]) -> list[str]:
+def written_plainly(text: str, table: Mapping[str, str], beside_kind_only: bool = False
+                    ) -> list[str]:
     """The symbols of ``table`` (a file's, one the text names) that ``text`` writes as plain
     words, without code style: a name with a capital inside or after its first letter, a digit
     or a qualifier (``Router``, ``Client.Do``, ``Cache#get``) wherever it stands, an all
-    lower-case one (``parse``) only beside a word that says it is code ("the parse function")."""
+    lower-case one (``parse``) only beside a word that says it is code ("the parse function");
+    with ``beside_kind_only``, only names beside such a word."""
     out: dict[str, None] = {}
     words = list(_WORD_NAME.finditer(text))
     for i, m in enumerate(words):
@@ -762,9 +781,11 @@ def written_plainly(text: str, table: Mapping[str, str]) -> list[str]:
         q = find_symbol(table, re.sub(r"::|#|'s ", ".", word))
         if q is None:
             continue
+        near = {w.group(1).lower() for w in words[max(0, i - 1):i + 2] if w is not m}
+        if beside_kind_only and not near & _KIND_WORDS:
+            continue
         if not any(sep in word for sep in (".", "::", "#", "'s ")):
             if word.islower():
-                near = {w.group(1).lower() for w in words[max(0, i - 1):i + 2] if w is not m}
                 if not near & _KIND_WORDS:
                     continue
             elif word[0].isupper() and word[1:].islower() and (
@@ -818,16 +839,18 @@ def _spots_in(path: str, content: str, text: str, said: Mentions, whole: bool) -
         # the requirements it speaks of; of a manifest it names, the dependencies it names;
         # the language's version only when it speaks of no dependency ("tomli only before
         # Python 3.11" is about tomli)
-        deps = manifests.named(text, table) + (manifests.mentioned(text, table) if whole else [])
-        packages = [d for d in deps if d not in manifests.LANGUAGE_KEYS]
-        found = dict.fromkeys(packages or deps)
+        named = manifests.named(text, table)
+        packages = [d for d in named if d not in manifests.LANGUAGE_KEYS] or (
+            manifests.mentioned(text, table) if whole else [])
+        found = dict.fromkeys(packages or named)
     elif table:
         for sym in said.symbols:
             q = find_symbol(table, sym)
             if q is not None:
                 found[q] = None
-        if not found:
-            found = dict.fromkeys(written_plainly(text, table))
+        # a name beside a word saying it is code ("the populate declaration") counts beside
+        # the code-style ones; other plain words only where no code-style name is defined
+        found.update(dict.fromkeys(written_plainly(text, table, beside_kind_only=bool(found))))
         # two names it gives that make one qualified name ("the `Display` impl for `Error`",
         # "`Cart` ... its `total`"): the narrower symbol is the one it speaks of
         names = [n.rsplit(".", 1)[-1] for n in said.symbols] + [

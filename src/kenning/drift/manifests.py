@@ -29,13 +29,15 @@ _PEP508_NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 def is_manifest(path: str) -> bool:
     """Whether ``path`` (repo-relative) is a dependency manifest this module reads: one of
-    ``NAMES``, or a pip requirements file (``requirements.txt``, ``requirements-dev.txt``...)."""
-    name = path.rsplit("/", 1)[-1]
-    return name in NAMES or _is_requirements(name)
+    ``NAMES``, or a pip requirements file (``requirements.txt``, ``requirements-dev.txt``, a
+    ``.txt`` file in a ``requirements/`` folder)."""
+    return path.rsplit("/", 1)[-1] in NAMES or _is_requirements(path)
 
 
-def _is_requirements(name: str) -> bool:
-    return name.startswith("requirements") and name.endswith(".txt")
+def _is_requirements(path: str) -> bool:
+    parts = path.split("/")
+    return parts[-1].endswith(".txt") and (
+        parts[-1].startswith("requirements") or "requirements" in parts[:-1])
 
 
 def normal(name: str) -> str:
@@ -63,7 +65,7 @@ def declared(path: str, text: str) -> dict[str, str] | None:
             return _package_json(data) if isinstance(data, dict) else None
         if name == GO_MOD:
             return _go_mod(text)
-        if _is_requirements(name):
+        if _is_requirements(path):
             return _requirements(text)
     except (ValueError, TypeError, tomllib.TOMLDecodeError):
         return None
@@ -79,6 +81,9 @@ def named(text: str, names: Iterable[str]) -> list[str]:
     for dep in names:
         name = re.escape(dep).replace(r"\-", "[-_. ]")
         pattern = (rf"(?<![\w@.-]){name}(?![\w-])[`'\"]?\s*(?:(?:[<>=!~^]=?|@|\s)\s*v?\d|"
+                   # a dotted version a few words on: "ms, to exactly 2.1.2", "getrandom
+                   # only from the 0.3 series"
+                   rf"(?:[\s,:]+[A-Za-z]+){{0,3}}[\s,:]+[<>=~^]*v?\d+\.\d|"
                    rf"(?:below|above|under|over|to|at|from|on)\s+v?\d)"
                    rf"|\b{_ASKS_VERSION}\s+(?:\w+\s+){{0,2}}?{name}(?![\w-])")
         if re.search(pattern, text, re.I):
@@ -158,8 +163,11 @@ def _cargo(data: Mapping[str, Any]) -> dict[str, str]:
     package = data.get("package") or {}
     if isinstance(package, dict) and isinstance(package.get("rust-version"), str):
         out["rust"] = package["rust-version"]
-    for key in ("dependencies", "dev-dependencies", "build-dependencies"):
-        _table(data.get(key), out)
+    tables = [data, *((data.get("target") or {}).values() if isinstance(
+        data.get("target"), dict) else [])]  # [target.'cfg(unix)'.dependencies] too
+    for table in tables:
+        for key in ("dependencies", "dev-dependencies", "build-dependencies"):
+            _table(table.get(key) if isinstance(table, dict) else None, out)
     return out
 
 

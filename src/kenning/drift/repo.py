@@ -129,13 +129,17 @@ class Repo:
             self._tracked = out.split("\0")[:-1] if out is not None else None
         return self._tracked
 
-    def root_manifests(self) -> list[str]:
-        """The dependency manifests at the project's root (one directory listing)."""
-        try:
-            names = sorted(os.listdir(self.root))
-        except OSError:
-            return []
-        return [n for n in names if manifests.is_manifest(n) and self.stat(n) is not None]
+    def top_manifests(self) -> list[str]:
+        """The dependency manifests at the project's root and one folder down (what git
+        tracks; outside git, the root's own)."""
+        tracked = self.tracked()
+        if tracked is None:
+            try:
+                names = sorted(os.listdir(self.root))
+            except OSError:
+                return []
+            return [n for n in names if manifests.is_manifest(n) and self.stat(n) is not None]
+        return [t for t in tracked if t.count("/") <= 1 and manifests.is_manifest(t)]
 
     def defining(self, names: Sequence[str], limit: int = 40) -> dict[str, list[str]]:
         """For each of ``names`` (identifiers), the tracked source files that define it (by

@@ -132,7 +132,7 @@ class DriftService:
             names = [s.rsplit(".", 1)[-1] for s in code.mentions(text).symbols]
             wanted[mid] = [n for n in dict.fromkeys(names) if len(n) > 2]
         places = self.repo.defining([n for names in wanted.values() for n in names])
-        roots = self.repo.root_manifests()
+        roots = self.repo.top_manifests()
         out: dict[str, list[str]] = {}
         for mid, names in wanted.items():
             files = [places[n][0] for n in names if len(places.get(n, ())) == 1]
