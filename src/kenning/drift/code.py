@@ -668,7 +668,9 @@ def _brace_table(text: str, lang: str, seal: _Seal
     return out, plain, regions
 
 
-_IDENT = re.compile(r"(?<![\w$.])(?:this|self)\.([A-Za-z_$][\w$]*)|(?<![\w$.])([A-Za-z_$][\w$]*)")
+# a name a region uses: a member of its own type (``this.x``, ``self.x``), or a bare name
+_USED_NAME = re.compile(
+    r"(?<![\w$.])(?:this|self)\.([A-Za-z_$][\w$]*)|(?<![\w$.])([A-Za-z_$][\w$]*)")
 
 
 def _brace_uses(table: Mapping[str, str], plain: str, regions: list[tuple[str, int, int]]
@@ -684,7 +686,7 @@ def _brace_uses(table: Mapping[str, str], plain: str, regions: list[tuple[str, i
             continue
         owner = name.rsplit(".", 1)[0] if "." in name else ""
         used: set[str] = set()
-        for m in _IDENT.finditer(plain, start, end):
+        for m in _USED_NAME.finditer(plain, start, end):
             member, word = m.group(1), m.group(2)
             if member and owner and f"{owner}.{member}" in table:
                 used.add(f"{owner}.{member}")
