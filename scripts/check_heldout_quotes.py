@@ -20,7 +20,8 @@ words in a row (lower-cased, split on anything that is not a letter or a digit):
   ``training/data/test*.jsonl``): any run of it in ``src/`` or ``tests/`` fails the check,
   with the file, the line and the words;
 - **dev** material (the stories of ``benchmarks/replaykit/stories/``, the labelled sets of
-  ``benchmarks/data/*.jsonl`` and the corpus's train and dev splits): the runs ``src/`` quotes
+  ``benchmarks/data/*.jsonl``, the corpus's train and dev splits and the relation phrases of
+  ``training/data/relations/``): the runs ``src/`` quotes
   are counted and printed, never failed on. The aim is none: code is written for kinds of
   sentences, not for sentences.
 
@@ -257,11 +258,13 @@ def labelled_heldout() -> list[Path]:
 
 
 def labelled_dev() -> list[Path]:
-    """The dev labelled files: the benchmarks' sets written here and the train and dev splits
-    of the detector corpus and of the statement pairs."""
+    """The dev labelled files: the benchmarks' sets written here, the train and dev splits of
+    the detector corpus and of the statement pairs, and the relation phrases."""
     corpus = [TRAINING / "data" / f"{name}.jsonl" for name in ("train", "dev")]
     pairs = [TRAINING / "data" / "pairs" / f"{name}.jsonl" for name in ("train", "dev")]
-    return sorted((BENCH / "data").glob("*.jsonl")) + [p for p in corpus + pairs if p.exists()]
+    relations = sorted((TRAINING / "data" / "relations").glob("*.jsonl"))
+    return sorted((BENCH / "data").glob("*.jsonl")) + [
+        p for p in corpus + pairs if p.exists()] + relations
 
 
 def digests() -> dict[str, str]:

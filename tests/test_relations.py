@@ -429,21 +429,23 @@ def test_use_synonyms_beat_non_synonyms(use_embedder: UsePhraseEmbedder) -> None
 @pytest.mark.slow
 @_SKIP_USE
 def test_use_resolves_unknown_close_words(use_embedder: UsePhraseEmbedder) -> None:
+    """Words the table lists in another form: the learned head reads them (the table's word
+    forms are the fallback without it), the voice and direction kept."""
     resolver = RelationshipResolver(embedder=use_embedder)
-    for word, canonical, via in [
-        ("was inspired by", "inspired_by", "table"),  # normalised: auxiliary dropped
-        ("영감을 받았음", "inspired_by", "table"),  # Korean ending -> the table's
-        ("takes inspiration from", "inspired_by", "embedding"),
-        ("relies upon", "depends_on", "table"),
-        ("의존함", "depends_on", "table"),
-        ("got replaced by", "superseded_by", "table"),  # the passive stays passive
-        ("contradicting", "challenges", "table"),
+    for word, canonical in [
+        ("was inspired by", "inspired_by"),
+        ("영감을 받았음", "inspired_by"),
+        ("takes inspiration from", "inspired_by"),
+        ("relies upon", "depends_on"),
+        ("의존함", "depends_on"),
+        ("got replaced by", "superseded_by"),  # the passive stays passive
+        ("contradicting", "challenges"),
     ]:
         rel = resolver.resolve(word)
-        assert (rel.canonical, rel.via) == (canonical, via), rel
+        assert (rel.canonical, rel.via) == (canonical, "learned"), rel
         assert rel.inference_confidence >= 0.8
     # close in vector space but negated or pointing the other way: kept as new words
-    for word in ("grapefruit", "unblocks", "confirmed by", "results in", "switches to", "causes"):
+    for word in ("grapefruit", "unblocks", "confirmed by", "switches to", "causes"):
         assert resolver.resolve(word).is_new, word
 
 

