@@ -179,6 +179,35 @@ def test_a_negative_offset_is_refused(cli_env: dict[str, str]) -> None:
     assert "--offset" in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize(("args", "code", "says"), [
+    (("show", "nope", "--json"), 3, "no memory with id 'nope'"),  # the fast read path
+    (("list", "--offset", "-5", "--json"), 2, "--offset"),  # a usage error
+    (("recall", "x", "--since", "1e30d", "--json"), 1, "cannot read '1e30d' as a time"),
+    (("remember", "", "--json"), 1, "text is empty"),  # the full command line
+    # an error quoting a secret from the command line: redacted before it becomes JSON
+    (("recall", "x", "--since", "sk-ant-api03-" + "q" * 40, "--json"), 1,
+     "cannot read '[REDACTED:anthropic_key]' as a time"),
+])
+def test_errors_are_one_line_of_json_with_json(cli_env: dict[str, str], args: tuple[str, ...],
+                                               code: int, says: str) -> None:
+    proc = subprocess.run([KENNING, *args], env=cli_env, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == code and proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    error = json.loads(lines[0])["error"]
+    assert says in error and not error.startswith("error:")
+    plain = run(cli_env, *[a for a in args if a != "--json"], code=code)
+    assert plain.stderr.startswith("error: ") and says in plain.stderr
+
+
+def test_a_non_utf8_argument_is_a_json_error_with_json(cli_env: dict[str, str]) -> None:
+    proc = subprocess.run([KENNING.encode(), b"recall", b"caf\xe9", b"--json"], env=cli_env,
+                          capture_output=True, timeout=120, check=False)
+    assert proc.returncode == 1
+    assert json.loads(proc.stderr) == {"error": "argument 2 is not valid UTF-8 text"}
+
+
 def test_long_work_tells_its_progress_in_lines_on_a_pipe(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Where no bar can be drawn (a log, a pipe), long work says when it starts, how far it is

@@ -76,6 +76,10 @@ def both(env: dict[str, str], *args: str, cwd: Path | None = None
     name = "python -m kenning.cli"  # the program name in usage lines
     full.stdout, full.stderr = (full.stdout.replace(name, "kenning"),
                                 full.stderr.replace(name, "kenning"))
+    if "--json" in args:  # the console script (kenning.entry) writes errors as JSON lines
+        full.stderr = "".join(
+            json.dumps({"error": line[len("error: "):]}, ensure_ascii=False) + "\n"
+            if line.startswith("error: ") else line + "\n" for line in full.stderr.splitlines())
     return fast, full
 
 

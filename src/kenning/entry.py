@@ -26,9 +26,10 @@ def main() -> int:
     from kenning.terminal import SafeStream
 
     # Whatever a command prints (memory text, errors quoting input) cannot steer the terminal;
-    # errors, which may quote the command line, are redacted too.
+    # errors, which may quote the command line, are redacted too, and are JSON with --json.
+    options = argv[: argv.index("--")] if "--" in argv else argv
     sys.stdout = SafeStream(sys.stdout)
-    sys.stderr = SafeStream(sys.stderr, redacting=True)
+    sys.stderr = SafeStream(sys.stderr, redacting=True, json_errors="--json" in options)
     for n, arg in enumerate(argv, start=1):
         try:
             arg.encode("utf-8")

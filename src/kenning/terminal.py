@@ -61,11 +61,17 @@ class SafeStream:
     """A text stream that writes through ``safe``; everything else is the wrapped stream's
     (``buffer`` included, so binary protocols such as MCP over stdio pass untouched). With
     ``redacting`` it also redacts secrets from what it writes: for standard error, where
-    messages quote the command line (a usage error names the argument it refused)."""
+    messages quote the command line (a usage error names the argument it refused). With
+    ``json_errors`` (a command run with ``--json``) each ``error: ...`` line becomes one line
+    of JSON, ``{"error": "..."}``, so a script reading the output reads its errors the same
+    way; other lines pass as they are. Lines are then written whole, when they end."""
 
-    def __init__(self, stream: TextIO, *, redacting: bool = False) -> None:
+    def __init__(self, stream: TextIO, *, redacting: bool = False,
+                 json_errors: bool = False) -> None:
         self._stream = stream
         self._redacting = redacting
+        self._json_errors = json_errors
+        self._pending = ""
 
     @property
     def raw(self) -> TextIO:
@@ -73,17 +79,39 @@ class SafeStream:
         return self._stream
 
     def write(self, text: str) -> int:
+        if self._json_errors:
+            self._pending += text
+            lines = self._pending.split("\n")
+            self._pending = lines.pop()
+            for line in lines:
+                self._put(line + "\n")
+        else:
+            self._put(text)
+        return len(text)
+
+    def _put(self, text: str) -> None:
         out = text
         if self._redacting and out.strip():
             from kenning.redact import redact
 
             out = redact(out).text
+        if self._json_errors and out.startswith("error: "):
+            import json
+
+            out = json.dumps({"error": out[len("error: "):].rstrip("\n")},
+                             ensure_ascii=False) + "\n"
         self._stream.write(safe(out))
-        return len(text)
 
     def writelines(self, lines: Any) -> None:
         for line in lines:
             self.write(line)
+
+    def flush(self) -> None:
+        """Write what is held of an unfinished line, then flush the wrapped stream."""
+        if self._pending:
+            held, self._pending = self._pending, ""
+            self._put(held)
+        self._stream.flush()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
