@@ -117,3 +117,25 @@ def test_length_grouped_batches_match_single_texts() -> None:
     batch = emb.embed(texts)
     singles = np.stack([emb.embed([t])[0] for t in texts[::9]])
     assert np.allclose(batch[::9], singles, atol=1e-4)
+
+
+def test_loading_the_model_writes_nothing_outside_kenning(cli_env: dict[str, str],
+                                                          tmp_path: Path) -> None:
+    """ONNX Runtime's telemetry (a device id and an event cache under the user's cache folder,
+    and uploads) stays off: a remember and a recall through the real command, which load the
+    model, leave the home folder as it was."""
+    import shutil
+    import subprocess
+    import sys
+
+    home = tmp_path / "user"
+    home.mkdir()
+    env = {k: v for k, v in cli_env.items()
+           if k not in ("ORT_DISABLE_TELEMETRY", "ORT_TELEMETRY_DISABLED", "XDG_CACHE_HOME")}
+    env["HOME"] = str(home)
+    kenning = shutil.which("kenning") or str(Path(sys.executable).with_name("kenning"))
+    for args in (["remember", "we deploy with blue-green releases"], ["recall", "deploy"]):
+        proc = subprocess.run([kenning, *args], env=env, capture_output=True, text=True,
+                              timeout=120, check=False)
+        assert proc.returncode == 0, proc.stderr
+    assert sorted(p.relative_to(home).as_posix() for p in home.rglob("*")) == []

@@ -192,6 +192,19 @@ def length_buckets(lengths: Sequence[int], batch: int = BATCH, slack: float = 1.
     return groups
 
 
+def quiet_onnxruntime() -> None:
+    """Turn ONNX Runtime's telemetry off before it is first imported. Its Linux and macOS
+    builds (1.32 measured) otherwise write a device id and an event cache under
+    ``~/.cache/Microsoft/DeveloperTools`` at import, syncing them to disk, and upload events:
+    files outside Kenning's folders and network traffic nobody configured.
+    ``ORT_DISABLE_TELEMETRY`` is the switch those builds read at start-up (measured with
+    onnxruntime 1.32: unset, importing it creates the folder; set, nothing is written), and
+    ``ORT_TELEMETRY_DISABLED`` the one later builds read too. A user who sets either keeps
+    their value."""
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+    os.environ.setdefault("ORT_TELEMETRY_DISABLED", "1")
+
+
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 (int8 ONNX), mean pooling, L2-normalised; loads on first ``embed``.
 
@@ -224,6 +237,7 @@ class MiniLMEmbedder:
         with self._load_lock:
             if self._session is not None:
                 return
+            quiet_onnxruntime()
             import onnxruntime as ort
 
             tok = self._tokenizer or minilm_tokenizer(self.files.vocab)
