@@ -208,6 +208,19 @@ def test_a_non_utf8_argument_is_a_json_error_with_json(cli_env: dict[str, str]) 
     assert json.loads(proc.stderr) == {"error": "argument 2 is not valid UTF-8 text"}
 
 
+def test_migrate_into_a_missing_folder_is_refused_not_created(cli_env: dict[str, str],
+                                                              tmp_path: Path) -> None:
+    run(cli_env, "remember", "we ship on Fridays")
+    target = tmp_path / "no" / "such" / "folder" / "copy.db"
+    proc = run(cli_env, "migrate", "--to", str(target), code=1)
+    assert proc.stderr == f"error: no folder {target.parent} for the target store (create it " \
+                          "first)\n"
+    assert not (tmp_path / "no").exists()
+    (tmp_path / "there").mkdir()
+    run(cli_env, "migrate", "--to", str(tmp_path / "there" / "copy.db"))
+    assert (tmp_path / "there" / "copy.db").exists()
+
+
 def test_long_work_tells_its_progress_in_lines_on_a_pipe(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Where no bar can be drawn (a log, a pipe), long work says when it starts, how far it is

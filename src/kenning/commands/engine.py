@@ -23,6 +23,7 @@ def register(app: typer.Typer) -> None:
         """Copy memories, vectors, links, graph scores and meta into another store. Re-run it
         after an interruption: it continues without duplicates. Ends with counts and hashes."""
         import sys
+        from pathlib import Path
 
         from kenning.errors import KenningError
         from kenning.places.paths import default_db_path
@@ -30,13 +31,15 @@ def register(app: typer.Typer) -> None:
         from kenning.store.migrate import migrate as run_migration
 
         source_at = from_ or db or default_db_path()
-        if not is_dsn(str(source_at)):
-            from pathlib import Path
-
-            if not Path(source_at).expanduser().exists():
-                fail(f"no store at {source_at}")
+        if not is_dsn(str(source_at)) and not Path(source_at).expanduser().exists():
+            fail(f"no store at {source_at}")
         if str(source_at) == to:
             fail("source and target are the same store")
+        if not is_dsn(to):
+            folder = Path(to).expanduser().absolute().parent
+            if not folder.is_dir():
+                # a mistyped path would otherwise become a tree of new folders
+                fail(f"no folder {folder} for the target store (create it first)")
         try:
             source = open_store(source_at)
         except KenningError as exc:
