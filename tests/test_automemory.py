@@ -127,6 +127,22 @@ def test_secrets_in_imported_files_are_redacted(kk: Kenning, repo: Path) -> None
     assert "AKIAIOSFODNN7EXAMPLE" not in index and "deploy key is [REDACTED" in index
 
 
+def test_a_linked_file_out_of_the_memory_folder_is_not_imported(kk: Kenning, repo: Path,
+                                                                tmp_path: Path) -> None:
+    d = kk.auto_memory_dir(repo)
+    d.mkdir(parents=True)
+    private = tmp_path / "private-notes.md"
+    private.write_text("- the vault's unseal order is kept by the on-call lead\n")
+    (d / "notes.md").symlink_to(private)
+    (d / "db.md").write_text(client_memory("db", "Staging database", "reference",
+                                           "the staging database is rebuilt every night"))
+    (d / "same.md").symlink_to(d / "db.md")  # a link that stays in the folder is read
+    r = kk.auto_import(repo)
+    texts = " ".join(m.content for m in kk.store.list(Filters(project="proj"), limit=None))
+    assert "unseal" not in texts and "rebuilt every night" in texts
+    assert r["errors"] == ["notes.md: a link to a file outside the memory folder; not imported"]
+
+
 def test_sync_writes_client_files_and_round_trip_adds_nothing(kk: Kenning, repo: Path) -> None:
     d = kk.auto_memory_dir(repo)
     write_client_dir(d)

@@ -436,8 +436,14 @@ def _import(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, sta
                               "imported": 0, "updated": 0, "unchanged": 0, "skipped": 0,
                               "errors": []}
     pending: list[tuple[str, list[Any], list[str], list[dict[str, Any]]]] = []
+    inside = target.dir.resolve()
     for path in paths:
         name = path.name
+        if path.is_symlink() and not path.resolve().is_relative_to(inside):
+            # a link out of the folder would read any file of the user's into the store
+            counts["errors"].append(f"{name}: a link to a file outside the memory folder; not "
+                                    "imported")
+            continue
         try:
             st = path.stat()
             prev = state.files.get(name)
