@@ -222,6 +222,7 @@ def fuzz_cases(ids: dict[str, str]) -> list[tuple[str, Any]]:
         ("save", {"text": "new", "links": [{"to_id": ids["decision"], "relationship": "x",
                                             "evil": 1}]}),
         ("save", {"text": "new", "type": "session"}), ("save", {"text": "new", "confidence": 2}),
+        ("save", {"text": "new", "confidance": 0.9}), ("recall", {"query": "x", "top_k": 3}),
         ("save", {"text": "new", "scope": "galaxy"}), ("save", {"text": "new", "tags": ["x" * 99]}),
         ("recall", {"query": "x", "context_id": UNKNOWN}), ("recall", {"query": "x", "limit": 0}),
         ("recall", {"query": "x", "limit": 10_000}), ("recall", {"query": "x", "since": "soon"}),

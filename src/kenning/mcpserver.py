@@ -148,11 +148,25 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
     app = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
     checked_call = app.call_tool
 
+    takes: dict[str, frozenset[str]] = {}
+
     async def call_tool(name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         """The SDK's tool call, with error messages that never quote an argument's value:
         a refused argument is named with why (not echoed, since it may hold a secret, and
         pydantic cuts long values in the middle, where no redactor recognises them), and any
-        other message is redacted."""
+        other message is redacted. An argument the tool does not take is refused by name (the
+        SDK would drop it unseen: a misspelt ``confidence`` would save at the default)."""
+        if not takes:
+            takes.update({t.name: frozenset(t.input_schema.get("properties", ()))
+                          for t in await app.list_tools()})
+        unknown = sorted(set(arguments or ()) - takes.get(name, frozenset(arguments or ())))
+        if unknown:
+            from kenning.redact import redact
+
+            said = ", ".join(repr(redact(str(u)[:64]).text) for u in unknown)
+            raise ToolError(f"Error executing tool {name}: invalid arguments: unknown "
+                            f"argument{'s' if len(unknown) > 1 else ''} {said} (it takes: "
+                            f"{', '.join(sorted(takes[name]))})")
         try:
             return await checked_call(name, arguments, context)
         except ToolError as exc:
