@@ -275,6 +275,9 @@ def test_writes_guard_against_other_sites_and_bad_bodies(open_k: Kenning) -> Non
     bad = c.post("/api/relationships/merge", content=b"{nope",
                  headers={"Content-Type": "application/json"})
     assert bad.status_code == 400 and bad.json()["code"] == "bad_json"
+    deep = c.post("/api/relationships/merge", content=b"[" * 100_000 + b"]" * 100_000,
+                  headers={"Content-Type": "application/json"})
+    assert deep.status_code == 400 and deep.json()["code"] == "bad_json"
     assert c.post("/api/links/NOPE/downvote", json={"step": "lots"}).status_code == 400
 
 

@@ -157,6 +157,8 @@ def create_app(k: Any, *, allow_writes: bool = False,
                         body = json.loads(raw)
                     except ValueError as exc:
                         return error(400, "bad_json", f"body is not valid JSON: {exc}")
+                    except RecursionError:  # thousands of nested brackets
+                        return error(400, "bad_json", "body is nested too deeply")
                     if not isinstance(body, dict):
                         return error(400, "bad_json", "body must be a JSON object")
             call = Call(k, graph, dict(request.path_params), request.query_params, body,
