@@ -106,3 +106,13 @@ def test_store_location_from_kenning_toml_is_used_by_cli_and_hooks(tmp_path: Pat
     bad = subprocess.run([str(bindir / "kenning"), "list"], cwd=project, env=env,
                          capture_output=True, text=True)
     assert bad.returncode == 1 and "unknown key store.bd" in bad.stderr
+
+
+def test_typed_reads_of_a_section() -> None:
+    hooks = config.load(None, environ={"KENNING_HOOKS_TOP_K": "9"}).section("hooks")
+    assert config.integer(hooks, "top_k") == 9 and config.number(hooks, "min_confidence") == 0.0
+    for bad in ({"top_k": "9"}, {"top_k": True}, {"top_k": None}):
+        with pytest.raises(config.ConfigError, match="'top_k' is not a number"):
+            config.integer(bad, "top_k")
+    assert config.table({"project": {"identity": "remote"}}, "project") == {"identity": "remote"}
+    assert config.table({"project": "x"}, "project") is None and config.table({}, "x") is None

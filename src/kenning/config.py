@@ -124,6 +124,31 @@ class Config:
                 for s, keys in self.values.items() for k, v in keys.items()]
 
 
+def integer(values: dict[str, object], key: str) -> int:
+    """The whole-number setting ``key`` of a section's values (``load`` checked its type
+    against the default's; a bad value here is a bug, and says so)."""
+    value = values[key]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(f"setting {key!r} is not a number: {value!r}")
+    return int(value)
+
+
+def number(values: dict[str, object], key: str) -> float:
+    """The numeric setting ``key`` of a section's values, as ``integer`` does for whole
+    numbers."""
+    value = values[key]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(f"setting {key!r} is not a number: {value!r}")
+    return float(value)
+
+
+def table(values: dict[str, object], key: str) -> dict[str, object] | None:
+    """The nested section ``key`` of a section's values (the hooks' settings carry
+    ``[project]`` and ``[auto_memory]`` this way), or None when it is not there."""
+    value = values.get(key)
+    return value if isinstance(value, dict) else None
+
+
 def _coerce(section: str, key: str, value: object, where: str) -> object:
     default = DEFAULTS[section][key]
     if isinstance(default, bool):

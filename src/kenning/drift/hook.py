@@ -11,6 +11,7 @@ idle machine and passed the tool hook's 1 s budget on a loaded one."""
 import os
 import sys
 
+from kenning import config
 from kenning.places import lean
 
 ANCHORED_FILE = "anchored-paths"  # as kenning.drift.service.ANCHORED_FILE
@@ -37,7 +38,7 @@ def after_edit(location: str, cwd: str | None, path: str, settings: dict[str, ob
     root = lean.git_root(os.path.dirname(path)) or (os.path.realpath(cwd) if cwd else None)
     if root is None:
         return
-    project = lean.project_for(root, location, settings.get("project"))  # type: ignore[arg-type]
+    project = lean.project_for(root, location, config.table(settings, "project"))
     from kenning.hooks import detached
 
     detached.spawn(location, "kenning.drift.hook", root, project, path)

@@ -3,7 +3,7 @@ modules (they run on every prompt and every tool call); session events load the 
 
 import os
 
-from kenning import journal
+from kenning import config, journal
 from kenning.hooks import budget, fastjson
 from kenning.places import lean
 
@@ -12,8 +12,6 @@ Settings = dict[str, object]
 
 def settings_for(cwd: str | None) -> Settings:
     """The ``[hooks]`` settings for a project (user level when ``cwd`` is None), plus the store."""
-    from kenning import config
-
     root = None
     if cwd:
         root = lean.git_root(cwd) or os.path.realpath(cwd)
@@ -52,7 +50,7 @@ def handle(event: str, payload: dict[str, object], settings: Settings, now_ms: i
             record_tool(payload, cwd, location, now_ms, failed=event == "PostToolUseFailure",
                         settings=settings)
         return ""
-    project = lean.project_for(cwd, location, settings.get("project"))  # type: ignore[arg-type]
+    project = lean.project_for(cwd, location, config.table(settings, "project"))
     if event == "UserPromptSubmit":
         return prompt_submit(payload, settings, project, location, now_ms)
     if event == "Stop":
@@ -99,8 +97,8 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
     if "://" not in location and not os.path.exists(location):
         return ""  # no store yet
 
-    top_k = int(settings["top_k"])  # type: ignore[call-overload]
-    floor = float(settings["min_confidence"])  # type: ignore[arg-type]
+    top_k = config.integer(settings, "top_k")
+    floor = config.number(settings, "min_confidence")
     directory = lean.journal_dir(location)
     seen_file = seen.path(directory, str(payload.get("session_id") or ""))
     already = seen.load(seen_file)  # what this conversation was shown: not shown again
@@ -111,7 +109,7 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
             seen.write(seen_file, [seen.UPDATE_SHOWN, *update[1]], append=True)
             already.update(update[1])
     # A server store has other writers: its index is trusted for shared_refresh_s at most.
-    refresh_s = int(settings.get("shared_refresh_s", 30))  # type: ignore[call-overload]
+    refresh_s = config.integer(settings, "shared_refresh_s")
     shared = refresh_s * 1000 if "://" in location else None
     index = pindex.load(pindex.index_path(directory), location, shared, now_ms)
     if index is not None:
@@ -131,7 +129,7 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
                                 seen=already)
         finally:
             conn.close()  # type: ignore[attr-defined]
-    text, shown = inject.render(hits, int(settings["max_chars"]),  # type: ignore[call-overload]
+    text, shown = inject.render(hits, config.integer(settings, "max_chars"),
                                 first=seen.HEADER not in already)
     # what bears on the prompt, shown now or earlier in the conversation (learning judges both)
     had = [h for h in hits if (h.get("seen") or h.get("known_line"))

@@ -74,12 +74,12 @@ def main(argv: list[str], *, stdin: str | None = None, budget: bool = True) -> i
     assert event is not None
     now_ms = time.time_ns() // 1_000_000  # the one clock read; handlers get it injected
     try:
-        from kenning.config import DEFAULTS
+        from kenning import config
         from kenning.hooks import budget as clock
         from kenning.hooks import fastjson, handlers
 
         key = _BUDGET_KEYS[event]
-        default_budget = int(DEFAULTS["hooks"][key])  # type: ignore[call-overload]
+        default_budget = config.integer(config.DEFAULTS["hooks"], key)
         if budget:  # armed before reading anything: a stuck stdin cannot hold us either
             clock.arm(max(clock.STDIN_WAIT_MS, default_budget), event)
         text = _read_stdin() if stdin is None else stdin
@@ -97,7 +97,7 @@ def main(argv: list[str], *, stdin: str | None = None, budget: bool = True) -> i
         cwd = payload.get("cwd")
         settings = handlers.settings_for(cwd if isinstance(cwd, str) and cwd else None)
         if budget and settings[key] != default_budget:
-            clock.arm(int(settings[key]), event)  # type: ignore[call-overload]
+            clock.arm(config.integer(settings, key), event)
         if not settings["enabled"]:
             return 0
         out = handlers.handle(event, payload, settings, now_ms)

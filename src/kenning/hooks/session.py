@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from kenning import journal
+from kenning import config, journal
 from kenning.hooks import fastjson
 from kenning.places import lean
 
@@ -31,9 +31,7 @@ def _root(payload: dict[str, object]) -> str | None:
 
 def _auto_options(settings: Settings) -> Any:
     """The ``[auto_memory]`` config section as the bridge's options."""
-    from kenning.config import auto_memory_options
-
-    return auto_memory_options(settings["auto_memory"])  # type: ignore[arg-type]
+    return config.auto_memory_options(config.table(settings, "auto_memory") or {})
 
 
 def start(payload: dict[str, object], settings: Settings, project: str, location: str,
@@ -46,7 +44,7 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
     # the previous session's end may still be running: it gets a worker if it has none, and
     # the start waits for it only as long as configured (by default not at all)
     idle = detached.settle(location,
-                           int(settings["session_start_wait_ms"]) / 1000)  # type: ignore[call-overload]
+                           config.integer(settings, "session_start_wait_ms") / 1000)
     root = _root(payload)
     session_id = str(payload.get("session_id") or "")
     transcript = payload.get("transcript_path")
@@ -54,8 +52,8 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
     try:
         report = k.start_session(
             Path(root) if root else None, _auto_options(settings),
-            briefing_k=int(settings["briefing_k"]),  # type: ignore[call-overload]
-            max_chars=int(settings["briefing_max_chars"]),  # type: ignore[call-overload]
+            briefing_k=config.integer(settings, "briefing_k"),
+            max_chars=config.integer(settings, "briefing_max_chars"),
             log_as="hook SessionStart", memory_md_loaded=idle, session_id=session_id)
     finally:
         k.close()
