@@ -9,9 +9,10 @@ each with its source, collected without running the resolver and frozen. They ar
 first, as ``heldout``. The dev words are in ``data/relation_paraphrases.jsonl``, written here:
 ``dev/dev`` was used while the resolver's normalisation and matching were built, and
 ``dev/heldout`` was written as a held-out set, but its misses then went into the synonym table,
-so neither score is a test any more. Each word is resolved alone, as a link's
-``relationship`` with no words in the store yet, by
-``kenning.relations.RelationshipResolver`` with the multilingual USE model.
+and both are a seed of the learned relation-word head, so neither score is a test any more.
+Each word is resolved alone, as a link's ``relationship`` with no words in the store yet, by
+``kenning.relations.RelationshipResolver`` with the multilingual USE model (and so with the
+shipped head).
 
 ``--baseline`` loads another ``relations.py`` (e.g. ``git show <rev>:src/kenning/relations.py
 > /tmp/relations_before.py``) and reports it beside the current one. Prints a table and writes
