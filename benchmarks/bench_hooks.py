@@ -28,7 +28,7 @@ from benchkit import load_average, log, render, scratch_dir, summarize, working_
 
 from kenning import Kenning, learning
 from kenning.embed import MiniLMEmbedder
-from kenning.hooks import detached
+from kenning.journal import detached
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.mcp_fixtures import recorded_session

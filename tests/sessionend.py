@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from kenning.hooks import detached
+from kenning.journal import detached
 
 
 def wait_for_session_ends(location: str, timeout_s: float = 180.0) -> None:

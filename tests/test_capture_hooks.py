@@ -229,7 +229,7 @@ def test_a_session_the_client_never_ended_is_still_learned_from(env, project) ->
     again = hook("SessionStart", payload("SessionStart", project, session_id="third",
                                          source="startup"), env)
     assert again.returncode == 0
-    from kenning.hooks import detached
+    from kenning.journal import detached
 
     assert detached.pending(env["KENNING_DB"]) == []  # nothing queued a second time
     assert len(_lessons(env, project)) == 1

@@ -236,7 +236,7 @@ def test_the_briefing_does_not_repeat_a_memory_whose_track_record_memory_md_list
     """MEMORY.md lists the track record of a fix (its line says the fix's words and how it
     held up): the session-start briefing does not show the fix again, and counts it among the
     memories the model has."""
-    from kenning.hooks.seen import key
+    from kenning.journal.seen import key
 
     fix = kk.remember("Fixed: enforce shift capacity in a serializable transaction",
                       type="insight", confidence=0.6)

@@ -16,11 +16,8 @@ ADAPTERS = ("kenning.hooks", "kenning.entry", "kenning.commands.claude")
 
 # Core modules that still reach into the hook adapter, and for what.
 HOOK_IMPORTS_OWED = {
-    "kenning.drift.hook": "hooks.detached, to start the drift worker",
-    "kenning.fileonly": "hooks.fastjson, to append pending memories",
-    "kenning.journal": "hooks.fastjson, to write journal lines",
-    "kenning.lifecycle": "hooks.seen (line keys) and hooks.pindex (the index reader)",
-    "kenning.status": "hooks.pindex and hooks.detached, to report on them",
+    "kenning.lifecycle": "hooks.pindex (the index reader)",
+    "kenning.status": "hooks.pindex, to report on the index",
 }
 
 # Cycles among modules, counting imports made inside functions.
@@ -29,7 +26,7 @@ CYCLES_OWED = [
     {"kenning.promptindex", "kenning.promptindex.writer"},
     {"kenning.automemory.bridge", "kenning.automemory.scopes", "kenning.automemory.service"},
     {"kenning.drift.hook", "kenning.drift.service", "kenning.facade", "kenning.fileonly",
-     "kenning.hooks.detached", "kenning.lifecycle", "kenning.status"},
+     "kenning.journal.detached", "kenning.lifecycle", "kenning.status"},
     {"kenning.mcpfront", "kenning.mcpserver"},
     {"kenning.entry", "kenning.hooks.run"},
 ]

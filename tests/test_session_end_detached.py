@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kenning import Kenning
 from kenning.filelock import DirLock
-from kenning.hooks import detached
+from kenning.journal import detached
 from kenning.places.keys import project_key
 from kenning.places.lean import journal_dir
 from tests.mcp_fixtures import TranscriptWriter
@@ -45,7 +45,7 @@ def _workers(location: str) -> list[int]:
                 args = f.read().split(b"\0")
         except OSError:
             continue
-        if b"kenning.hooks.detached" in args and location.encode() in args:
+        if b"kenning.journal.detached" in args and location.encode() in args:
             try:
                 with open(f"/proc/{pid}/stat") as f:
                     if f.read().rsplit(")", 1)[1].split()[0] == "Z":

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 
-from kenning.hooks.seen import KEY_WORDS, key
+from kenning.journal.seen import KEY_WORDS, key
 from kenning.words import query_terms, words
 
 WORD = re.compile(r"[^\W_]+")

@@ -116,7 +116,7 @@ def remember(location: str, project: str, text: str, fields: Mapping[str, Any], 
 
 
 def _append(path: str, event: Mapping[str, Any]) -> None:
-    from kenning.hooks import fastjson
+    from kenning.journal import fastjson
 
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     try:

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 class SessionReport:
     """What each step of a session start or end returned, and which steps failed (step name ->
     ``"ErrorType: message"``). ``briefing`` is the start briefing ("" after an end); ``shown``
-    the ids and line keys (``kenning.hooks.seen.key``) of what the briefing and MEMORY.md put in
+    the ids and line keys (``kenning.journal.seen.key``) of what the briefing and MEMORY.md put in
     front of the model, so prompt injections do not repeat them."""
 
     steps: dict[str, Any] = field(default_factory=dict)
@@ -134,7 +134,7 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
     if project_root is not None:  # before the index: what changed in the code ranks down now
         _run(report, log_as, "drift", lambda: k.check_drift(project_root))
     _run(report, log_as, "prompt index", lambda: k.build_prompt_index(force=False))
-    from kenning.hooks.seen import key
+    from kenning.journal.seen import key
 
     loaded: list[str] = []
     if project_root is not None and options.enabled and memory_md_loaded:
@@ -148,9 +148,9 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
 
 
 def memory_md_keys(path: Path) -> list[str]:
-    """The line keys (``kenning.hooks.seen.key``) of what the client loads of a MEMORY.md: its
+    """The line keys (``kenning.journal.seen.key``) of what the client loads of a MEMORY.md: its
     first 200 lines, at most 25,000 bytes; for a generated line, the text after its link."""
-    from kenning.hooks.seen import key
+    from kenning.journal.seen import key
 
     try:
         raw = path.read_bytes()[:25_000]
@@ -564,7 +564,7 @@ class SessionService:
         (obsolete), a record of a session, or a memory whose line is in ``exclude``
         (``seen.key`` of each line the model already has, e.g. from MEMORY.md); one whose code
         changed since it was recorded says so on its line."""
-        from kenning.hooks.seen import key
+        from kenning.journal.seen import key
 
         k = v.positive_int(k, "k", 100)
         now = self.clock()

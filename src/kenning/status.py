@@ -127,7 +127,7 @@ class StatusService:
                       "newest_error": held["newest_error"],
                       "newest_at": iso(held["newest_at_ms"])
                       if isinstance(held["newest_at_ms"], int) else None}
-        from kenning.hooks import detached
+        from kenning.journal import detached
         from kenning.usage import MIN_SHOWN
 
         rates = self.use_rates()

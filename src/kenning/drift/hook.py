@@ -39,7 +39,7 @@ def after_edit(location: str, cwd: str | None, path: str, settings: dict[str, ob
     if root is None:
         return
     project = lean.project_for(root, location, config.table(settings, "project"))
-    from kenning.hooks import detached
+    from kenning.journal import detached
 
     detached.spawn(location, "kenning.drift.hook", root, project, path)
 

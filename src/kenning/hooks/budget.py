@@ -49,7 +49,7 @@ def arm(budget_ms: int, event: str) -> None:
 
 def _log_expired(budget_ms: int, event: str) -> None:
     """The error log line of an expired budget (modules loaded before the timer was armed)."""
-    from kenning.hooks import fastjson
+    from kenning.journal import fastjson
     from kenning.places import lean
 
     directory = lean.data_dir()

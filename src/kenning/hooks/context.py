@@ -12,6 +12,7 @@ from kenning.words import query_terms
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the prompt hook never imports collections
     from collections.abc import Collection
+    from sqlite3 import Connection
 
 try:  # the C module alone: the sqlite3 package adds datetime and friends (~1.5 ms)
     import _sqlite3 as sqlite
@@ -22,7 +23,7 @@ except ImportError:  # pragma: no cover - interpreters without the split module
 _BM25 = "bm25(memories_fts, 2.0, 1.5, 1.0, 1.0)"  # as kenning.store.sqlite: topic, summary first
 
 
-def connect(path: str, busy_ms: int = 200) -> object:
+def connect(path: str, busy_ms: int = 200) -> Connection:
     """A read-only connection that never creates a store and never waits long for a lock."""
     conn = sqlite.connect(f"file:{path}?mode=ro", uri=True, timeout=busy_ms / 1000)
     conn.execute("PRAGMA query_only = ON")
@@ -33,9 +34,9 @@ def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def _selective(conn: object, terms: list[str]) -> list[str]:
+def _selective(conn: Connection, terms: list[str]) -> list[str]:
     """Drop very common terms in large stores (they match most rows and carry no topic)."""
-    row = conn.execute(  # type: ignore[attr-defined]
+    row = conn.execute(
         "SELECT seq FROM sqlite_sequence WHERE name = 'memories'"
     ).fetchone()
     total = row[0] if row else 0
@@ -43,7 +44,7 @@ def _selective(conn: object, terms: list[str]) -> list[str]:
         return terms
     kept = []
     for t in terms:
-        df = conn.execute(  # type: ignore[attr-defined]
+        df = conn.execute(
             "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?", (_quote(t),)
         ).fetchone()[0]
         if df <= COMMON_FRACTION * total:
@@ -51,7 +52,7 @@ def _selective(conn: object, terms: list[str]) -> list[str]:
     return kept
 
 
-def rank(conn: object, prompt: str, project: str, now_ms: int, k: int = 5,
+def rank(conn: Connection, prompt: str, project: str, now_ms: int, k: int = 5,
          min_confidence: float = 0.0, seen: Collection[str] = ()) -> list[dict[str, object]]:
     """Top ``k`` memories of ``project`` (and user scope) for ``prompt``, best first, each a dict
     with id, type, topic, summary, confidence, outcome, score and its parts."""
@@ -61,7 +62,7 @@ def rank(conn: object, prompt: str, project: str, now_ms: int, k: int = 5,
     terms = _selective(conn, asked)
     if not terms:
         return []
-    rows = conn.execute(  # type: ignore[attr-defined]
+    rows = conn.execute(
         f"SELECT m.id, m.type, m.topic, m.summary, m.confidence, m.created_at, m.updated_at, "
         f"m.last_accessed_at, m.outcome, h.s, "
         f"(SELECT pagerank_norm FROM graph_scores g WHERE g.memory_id = m.id), m.valid_to, "

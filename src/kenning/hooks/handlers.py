@@ -4,7 +4,8 @@ modules (they run on every prompt and every tool call); session events load the 
 import os
 
 from kenning import config, journal
-from kenning.hooks import budget, fastjson
+from kenning.hooks import budget
+from kenning.journal import fastjson
 from kenning.places import lean
 
 Settings = dict[str, object]
@@ -92,7 +93,8 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         return ""
-    from kenning.hooks import inject, pindex, seen
+    from kenning.hooks import inject, pindex
+    from kenning.journal import seen
 
     if "://" not in location and not os.path.exists(location):
         return ""  # no store yet
@@ -128,7 +130,7 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
             hits = context.rank(conn, prompt, project, now_ms, k=top_k, min_confidence=floor,
                                 seen=already)
         finally:
-            conn.close()  # type: ignore[attr-defined]
+            conn.close()
     text, shown = inject.render(hits, config.integer(settings, "max_chars"),
                                 first=seen.HEADER not in already)
     # what bears on the prompt, shown now or earlier in the conversation (learning judges both)

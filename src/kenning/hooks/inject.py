@@ -4,7 +4,7 @@ prompt words that explain the match."""
 from kenning import learning
 from kenning import weights as W
 from kenning.drift import drift_note
-from kenning.hooks.seen import key as seen_key
+from kenning.journal.seen import key as seen_key
 from kenning.words import STOPWORDS, query_terms, words
 
 TYPE_CHECKING = False
@@ -59,6 +59,17 @@ def hit(mid: str, mtype: str, topic: str | None, summary: str, stored_confidence
                   "recency": round(rec, 3), "pagerank": round(pagerank, 4), "outcome": out_f,
                   "episode": said, "use": round(use, 3), "drift": drift_f},
     }
+
+
+def _number(value: object) -> float:
+    """A hit's score as a number (a hit is a loosely typed dict: it goes to the journal as
+    JSON)."""
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def _text(value: object) -> str | None:
+    """A hit's optional text field (its topic)."""
+    return value if isinstance(value, str) else None
 
 
 def matching_rows(rows: list[tuple], asked: list[str]) -> list[tuple]:
@@ -130,7 +141,7 @@ def best(hits: list[dict[str, object] | None], k: int, seen: "Collection[str]" =
     (from MEMORY.md or the briefing) but whose detail it has not comes back marked
     ``"known_line": True``: ``render`` shows it only with its detail."""
     kept = [h for h in hits if h is not None]
-    kept.sort(key=lambda h: (-h["score"], h["id"]))  # type: ignore[operator]
+    kept.sort(key=lambda h: (-_number(h["score"]), str(h["id"])))
     # one hit per line, in the place of the best-scored; the one with detail if any has some
     first: dict[str, int] = {}
     chosen: list[dict[str, object]] = []
@@ -152,7 +163,7 @@ def best(hits: list[dict[str, object] | None], k: int, seen: "Collection[str]" =
             continue
         if line in seen:  # its line is known, its detail is not: worth it only with the detail
             h = {**h, "known_line": True}
-        if W.record(str(h["type"]), h["topic"]):  # type: ignore[arg-type]
+        if W.record(str(h["type"]), _text(h["topic"])):
             if episodes >= MAX_EPISODES:
                 continue
             episodes += 1
@@ -216,10 +227,10 @@ def render(hits: list[dict[str, object]], max_chars: int, first: bool = True
     head = HEADER if first else SHORT_HEADER
     lines = [head]
     size = len(head)
-    best_score = float(hits[0]["score"])  # type: ignore[arg-type]
+    best_score = _number(hits[0]["score"])
     left = 0
     for n, h in enumerate(hits):
-        said = W.episodic(str(h["type"]), h["topic"])  # type: ignore[arg-type]
+        said = W.episodic(str(h["type"]), _text(h["topic"]))
         label = "the user said earlier" if said else (
             str(h["type"]) + (f" · {h['topic']}" if h["topic"] else ""))
         extra = f"; outcome {h['outcome']}" if h["outcome"] else ""
@@ -228,7 +239,7 @@ def render(hits: list[dict[str, object]], max_chars: int, first: bool = True
         line = f"- [{label}] {h['summary']} (id {h['id']}{extra})"
         detail = str(h.get("detail") or "")
         if (detail and not said and len(shown) < DETAILED
-                and float(h["score"]) >= 0.5 * best_score  # type: ignore[arg-type]
+                and _number(h["score"]) >= 0.5 * best_score
                 and size + 2 + len(line) + len(detail) + 3 <= max_chars - MORE_RESERVE):
             line += "\n  " + detail
         elif h.get("known_line"):

@@ -76,7 +76,8 @@ def main(argv: list[str], *, stdin: str | None = None, budget: bool = True) -> i
     try:
         from kenning import config
         from kenning.hooks import budget as clock
-        from kenning.hooks import fastjson, handlers
+        from kenning.hooks import handlers
+        from kenning.journal import fastjson
 
         key = _BUDGET_KEYS[event]
         default_budget = config.integer(config.DEFAULTS["hooks"], key)

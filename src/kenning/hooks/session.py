@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from kenning import config, journal
-from kenning.hooks import fastjson
+from kenning.journal import fastjson
 from kenning.places import lean
 
 Settings = dict[str, object]
@@ -39,7 +39,7 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
     """Run the session start (``Kenning.start_session``) and answer with its briefing."""
     from pathlib import Path
 
-    from kenning.hooks import detached, seen
+    from kenning.journal import detached, seen
 
     # the previous session's end may still be running: it gets a worker if it has none, and
     # the start waits for it only as long as configured (by default not at all)
@@ -104,7 +104,7 @@ def _end_unended(unended: list[dict[str, Any]], payload: dict[str, object], sett
     beside this session's (the client keeps a project's transcripts in one folder). The last
     request carries ``update`` (the starting session, when its briefing was made and what it
     showed): after the ends, the worker writes what changed since (``detached.finish``)."""
-    from kenning.hooks import detached
+    from kenning.journal import detached
 
     here = payload.get("transcript_path")
     folder = os.path.dirname(here) if isinstance(here, str) else None
@@ -156,9 +156,9 @@ def pre_compact(payload: dict[str, object], settings: Settings, project: str, lo
 def end(payload: dict[str, object], settings: Settings, project: str, location: str,
         now_ms: int) -> None:
     """Journal the end, then run the session end (``Kenning.end_session``): queued for a
-    detached worker (``kenning.hooks.detached``) so the client does not wait, or here when
+    detached worker (``kenning.journal.detached``) so the client does not wait, or here when
     ``[hooks] detach_session_end`` is off."""
-    from kenning.hooks import detached
+    from kenning.journal import detached
 
     session_id = str(payload.get("session_id") or "")
     root = _root(payload)

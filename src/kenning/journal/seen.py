@@ -51,7 +51,7 @@ def take_update(file: str | None) -> tuple[str, list[str]] | None:
         os.unlink(path)
     except OSError:
         return None  # another prompt took it
-    from kenning.hooks import fastjson
+    from kenning.journal import fastjson
 
     try:
         found = fastjson.loads(data)

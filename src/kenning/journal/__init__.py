@@ -6,7 +6,7 @@ ingest is set aside in the quarantine beside it rather than holding up the lines
 import os
 import time
 
-from kenning.hooks import fastjson
+from kenning.journal import fastjson
 
 FILE = "events.jsonl"
 # Past this size new events are dropped (and counted in the error log) rather than filling a disk

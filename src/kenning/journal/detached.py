@@ -9,7 +9,7 @@ waiting. Workers take one lock file (``session-end.lock``) and wait for it, so t
 time and a request queued while another worker finishes is still picked up. Each session end
 is safe to run again (ingestion, judging and extraction remember what they did).
 
-The worker is ``python -m kenning.hooks.detached <store location>``."""
+The worker is ``python -m kenning.journal.detached <store location>``."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def pending(location: str) -> list[str]:
 
 def queue(location: str, request: dict[str, Any], event_id: str) -> str:
     """Write one request (named after its end event, so the queue is in time order)."""
-    from kenning.hooks import fastjson
+    from kenning.journal import fastjson
 
     directory = pending_dir(location)
     os.makedirs(directory, mode=0o700, exist_ok=True)
@@ -61,7 +61,7 @@ def queue(location: str, request: dict[str, Any], event_id: str) -> str:
     return path
 
 
-def spawn(location: str, module: str = "kenning.hooks.detached", *extra: str) -> None:
+def spawn(location: str, module: str = "kenning.journal.detached", *extra: str) -> None:
     """Start a worker (``python -m module location *extra``) in its own session, its standard
     streams on the null device, so the client neither waits for it (it holds none of the
     hook's pipes) nor kills it with the hook. ``os.posix_spawn`` needs nothing more than
@@ -118,7 +118,7 @@ def run_pending(location: str) -> int:
     holds it); how many ran. A request that fails is logged and removed: its session end ran
     as far as it could, and trying it forever would block the others."""
     from kenning.filelock import DirLock
-    from kenning.hooks import seen
+    from kenning.journal import seen
     from kenning.times import now_ms
 
     lock = DirLock(lean.journal_dir(location), LOCK)
@@ -188,7 +188,7 @@ def _write_update(location: str, k: Any, update: dict[str, Any]) -> None:
     from pathlib import Path
 
     from kenning.files import atomic_write_bytes
-    from kenning.hooks import fastjson, seen
+    from kenning.journal import fastjson, seen
 
     file = seen.path(lean.journal_dir(location), str(update.get("session_id") or ""))
     shown = update.get("shown")
@@ -205,7 +205,7 @@ def _write_update(location: str, k: Any, update: dict[str, Any]) -> None:
 def main(argv: list[str]) -> int:
     """The worker: run what is queued for the store at ``argv[0]``; never raises."""
     if len(argv) != 1:
-        sys.stderr.write("usage: python -m kenning.hooks.detached <store location>\n")
+        sys.stderr.write("usage: python -m kenning.journal.detached <store location>\n")
         return 2
     try:
         run_pending(argv[0])
