@@ -585,8 +585,8 @@ def test_stale_memories_rank_below_fresh_ones_in_recall(tmp_path: Path, repo: Pa
 def test_the_prompt_hook_ranks_drift_as_recall_does() -> None:
     from dataclasses import replace
 
-    from kenning.hooks import inject
     from kenning.models import Category, Memory, MemoryType, Scope
+    from kenning.promptindex import inject
     from kenning.ranking import RankWeights, final_scores
 
     now = 1_780_000_000_000

@@ -109,7 +109,7 @@ def test_episodes_can_be_switched_off_and_are_pruned_by_age(env, project, tmp_pa
 
 
 def test_at_most_one_kept_turn_per_prompt_whatever_their_scores() -> None:
-    from kenning.hooks import inject
+    from kenning.promptindex import inject
 
     hits = [{"id": f"e{i}", "type": "context", "topic": EPISODE_TOPIC, "score": 1.0 - i / 10,
              "summary": f"said {i}"} for i in range(4)]

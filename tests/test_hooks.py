@@ -385,7 +385,7 @@ def test_the_budget_alarm_is_cancelled_once_the_answer_is_ready(env, project, mo
 def test_session_start_keeps_the_prompt_index_when_only_events_arrived(env, project) -> None:
     """Ingesting the previous session's events (tool calls, its start and end) changes no
     memory, so the next start reuses the prompt index instead of rebuilding it."""
-    from kenning.hooks.pindex import index_path
+    from kenning.promptindex.reader import index_path
 
     seeded(env, project).close()
     start = payload("SessionStart", project, source="startup")

@@ -1,4 +1,4 @@
-"""The prompt hook scores memories with its own lean code (``kenning.hooks.inject.hit``: no
+"""The prompt hook scores memories with its own lean code (``kenning.promptindex.inject.hit``: no
 facade, no numpy in a fresh process); recall scores them with ``kenning.ranking.final_scores``.
 Given the same memories, keyword relevance, PageRank and clock, both must give the same scores
 and so the same order; a memory superseded by then is ranked down by recall and left out by
@@ -10,8 +10,8 @@ import random
 from dataclasses import replace
 
 from kenning import learning
-from kenning.hooks import inject
 from kenning.models import Category, Memory, MemoryType, OutcomeStatus, Scope
+from kenning.promptindex import inject
 from kenning.ranking import RankWeights, final_scores
 
 NOW = 1_780_000_000_000

@@ -15,8 +15,9 @@ import pytest
 from mcp import ClientSession, stdio_client
 
 from kenning import Kenning, learning
-from kenning.hooks import context, pindex
+from kenning.hooks import context
 from kenning.models import Category, Memory, MemoryType, Scope
+from kenning.promptindex import reader as pindex
 from kenning.usage import distinctive_terms, referenced
 from tests.mcp_fixtures import stdio_params
 from tests.test_cli import run

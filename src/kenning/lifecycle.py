@@ -740,7 +740,7 @@ class SessionService:
         what was learned (``recall`` and ``why`` still show how a memory held up)."""
         from kenning import promptindex
         from kenning.files import atomic_write_bytes
-        from kenning.hooks.pindex import index_path, load
+        from kenning.promptindex.reader import index_path, load
 
         t0 = time.perf_counter()
         location = self.store.location

@@ -110,7 +110,7 @@ class StatusService:
         set aside (how many, the newest one's error, where), whether the prompt index is
         missing, current or stale, and when a session last started or ended."""
         from kenning import journal
-        from kenning.hooks import pindex
+        from kenning.promptindex import reader as pindex
 
         directory = self.journal_dir()
         pending = 0

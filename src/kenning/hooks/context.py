@@ -5,8 +5,14 @@ superseded memories left out, rendered as compact markdown within a character bu
 
 from __future__ import annotations
 
-from kenning.hooks import inject
-from kenning.hooks.inject import CANDIDATES, COMMON_FRACTION, COMMON_FROM, MAX_TERMS, PROMPT_CHARS
+from kenning.promptindex import inject
+from kenning.promptindex.inject import (
+    CANDIDATES,
+    COMMON_FRACTION,
+    COMMON_FROM,
+    MAX_TERMS,
+    PROMPT_CHARS,
+)
 from kenning.words import query_terms
 
 TYPE_CHECKING = False

@@ -93,8 +93,9 @@ def prompt_submit(payload: dict[str, object], settings: Settings, project: str, 
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         return ""
-    from kenning.hooks import inject, pindex
     from kenning.journal import seen
+    from kenning.promptindex import inject
+    from kenning.promptindex import reader as pindex
 
     if "://" not in location and not os.path.exists(location):
         return ""  # no store yet

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import os
 
-from kenning.hooks import inject
-from kenning.hooks.inject import CANDIDATES, MAX_TERMS, PROMPT_CHARS
+from kenning.promptindex import inject
+from kenning.promptindex.inject import CANDIDATES, MAX_TERMS, PROMPT_CHARS
 from kenning.store.pgrank import POSTGRES_RANK as RANK
 from kenning.words import query_terms
 

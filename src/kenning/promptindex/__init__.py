@@ -1,6 +1,7 @@
-"""The prompt index, the file the per-prompt hook reads instead of the store: ``writer`` builds
-it (``build``, ``Entry``), ``format`` holds its binary layout and term handling, and the hook's
-reader is ``kenning.hooks.pindex``.
+"""The prompt index, the file the per-prompt hook reads instead of the store, and what a prompt
+is given from it: ``writer`` builds it (``build``, ``Entry``), ``format`` holds its binary
+layout and term handling, ``reader`` looks a prompt's terms up in it, and ``inject`` scores the
+memories found (as recall does) and renders what the model is shown.
 
 The prompt hook imports this package on its way to ``format``, so it imports nothing itself
 (not even ``typing``): the writer's names are loaded on first use."""

@@ -5,10 +5,16 @@ import _struct
 import mmap
 import os
 
-from kenning.hooks import inject
-from kenning.hooks.inject import CANDIDATES, COMMON_FRACTION, COMMON_FROM, MAX_TERMS, PROMPT_CHARS
 from kenning.places import lean
 from kenning.promptindex import format as F
+from kenning.promptindex import inject
+from kenning.promptindex.inject import (
+    CANDIDATES,
+    COMMON_FRACTION,
+    COMMON_FROM,
+    MAX_TERMS,
+    PROMPT_CHARS,
+)
 from kenning.words import query_terms
 
 TYPE_CHECKING = False
