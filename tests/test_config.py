@@ -61,8 +61,11 @@ def test_auto_memory_options_come_from_config(layers) -> None:
     _, project = layers
     (project / "kenning.toml").write_text('[auto_memory]\nmax_index_lines = 120\n'
                                           'prune_strategy = "recency"\n')
-    opts = config.auto_memory_options(config.load(str(project), environ={}).section("auto_memory"))
-    assert opts.max_index_lines == 120 and opts.prune_strategy == "recency"  # type: ignore[attr-defined]
+    from kenning.automemory.options import AutoMemoryOptions
+
+    opts = AutoMemoryOptions.from_config(
+        config.load(str(project), environ={}).section("auto_memory"))
+    assert opts.max_index_lines == 120 and opts.prune_strategy == "recency"
 
 
 def test_config_show_cli(layers, tmp_path: Path) -> None:

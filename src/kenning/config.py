@@ -242,10 +242,3 @@ def load(project_root: str | None = None, environ: dict[str, str] | None = None)
                 values[section][key] = _coerce(section, key, env[name], name)
                 sources[section][key] = f"{ENV} ({name})"
     return Config(values, sources, files)
-
-
-def auto_memory_options(section: dict[str, object]) -> object:
-    """``[auto_memory]`` values as ``AutoMemoryOptions`` (``AutoMemoryOptions.from_config``)."""
-    from kenning.automemory.options import AutoMemoryOptions
-
-    return AutoMemoryOptions.from_config(section)

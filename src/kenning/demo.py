@@ -23,8 +23,12 @@ def run_demo(
     """Run the story; returns what happened (ids, recall results, timings) for ``--json``."""
     say = echo or (lambda _line: None)
     started = time.perf_counter()
-    tmp = None if db else tempfile.mkdtemp(prefix="kenning-demo-")
-    path = Path(db) if db else Path(tmp) / "demo.db"  # type: ignore[arg-type]
+    tmp: str | None = None
+    if db:
+        path = Path(db)
+    else:
+        tmp = tempfile.mkdtemp(prefix="kenning-demo-")
+        path = Path(tmp) / "demo.db"
     report: dict[str, Any] = {"store": str(path), "steps": []}
     try:
         with Kenning(path, project="kenning-demo") as k:

@@ -164,7 +164,11 @@ def ingest_pending(k: Kenning) -> dict[str, int]:
         bad = list(rejects)
         failed: list[Exception] = []
         for line, e in events:
-            data = dict(e["data"])  # type: ignore[call-overload]
+            kept = e["data"]
+            if not isinstance(kept, dict) or "text" not in kept:
+                bad.append((line, "a pending memory without its text"))
+                continue
+            data = dict(kept)
             text = data.pop("text")
             try:
                 _in_project(k, str(e.get("project") or k.project),

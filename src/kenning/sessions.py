@@ -83,5 +83,5 @@ def trajectories(events: Sequence[SessionEvent], recorded: Iterable[tuple[str, i
                 if e.at_ms >= t.begun_at:
                     t.steps.append({"kind": "tool", "at": e.at_ms, **e.data})
     for t in out.values():
-        t.steps.sort(key=lambda s: int(s["at"]))  # type: ignore[call-overload]
+        t.steps.sort(key=lambda s: s["at"] if isinstance(s["at"], int) else 0)
     return out

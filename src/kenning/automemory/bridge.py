@@ -481,7 +481,7 @@ def _import(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, sta
                 state.files[name] = mark
                 counts["unchanged"] += 1
                 continue
-            client_file = bool(fm) and ("name" in fm or "description" in fm)  # type: ignore[operator]
+            client_file = fm is not None and ("name" in fm or "description" in fm)
             if client_file:
                 item = _client_item(target, name, fm or {}, body, opts, now)
                 if item and edited_from:

@@ -91,8 +91,9 @@ class AutoMemoryOptions:
         names = {f.name for f in fields(cls)}
         # config.load() has coerced every value to its default's type, so each fits its field.
         kw: dict[str, Any] = {k: v for k, v in section.items() if k in names}
-        mapping = section.get("topic_mapping") or {}
-        kw["topic_mapping"] = {**DEFAULT_TOPIC_MAPPING, **dict(mapping)}  # type: ignore[call-overload]
+        mapping = section.get("topic_mapping")
+        kw["topic_mapping"] = {**DEFAULT_TOPIC_MAPPING,
+                               **(dict(mapping) if isinstance(mapping, Mapping) else {})}
         try:
             return cls(**kw)
         except ValidationError as exc:

@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kenning import config, journal
 from kenning.journal import fastjson
 from kenning.places import lean
+
+if TYPE_CHECKING:
+    from kenning.automemory.options import AutoMemoryOptions
 
 Settings = dict[str, object]
 
@@ -29,9 +32,11 @@ def _root(payload: dict[str, object]) -> str | None:
     return lean.git_root(cwd) or os.path.realpath(cwd)
 
 
-def _auto_options(settings: Settings) -> Any:
+def _auto_options(settings: Settings) -> AutoMemoryOptions:
     """The ``[auto_memory]`` config section as the bridge's options."""
-    return config.auto_memory_options(config.table(settings, "auto_memory") or {})
+    from kenning.automemory.options import AutoMemoryOptions
+
+    return AutoMemoryOptions.from_config(config.table(settings, "auto_memory") or {})
 
 
 def start(payload: dict[str, object], settings: Settings, project: str, location: str,

@@ -17,13 +17,9 @@ import contextlib
 import json
 import os
 import sys
-from typing import Any, cast
+from typing import Any
 
 from kenning.places import lean
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from kenning.automemory.options import AutoMemoryOptions
 
 PENDING = "pending-ends"
 LOCK = "session-end.lock"
@@ -158,7 +154,7 @@ def finish(location: str, request: dict[str, Any]) -> None:
     """Run one session end (``Kenning.end_session``) as the request describes it."""
     from pathlib import Path
 
-    from kenning.config import auto_memory_options
+    from kenning.automemory.options import AutoMemoryOptions
     from kenning.episodes import EpisodeOptions
     from kenning.facade import Kenning
 
@@ -169,8 +165,7 @@ def finish(location: str, request: dict[str, Any]) -> None:
         k.end_session(str(request.get("session_id") or ""),
                       transcript=Path(transcript) if isinstance(transcript, str) else None,
                       project_root=Path(root) if isinstance(root, str) else None,
-                      options=cast("AutoMemoryOptions",
-                                           auto_memory_options(request.get("auto_memory") or {})),
+                      options=AutoMemoryOptions.from_config(request.get("auto_memory") or {}),
                       episodes=EpisodeOptions.from_section(request.get("episodes") or {}),
                       log_as="hook SessionEnd")
         update = request.get("update")
