@@ -23,8 +23,6 @@ CYCLES_OWED = [
     {"kenning.automemory.bridge", "kenning.automemory.scopes", "kenning.automemory.service"},
     {"kenning.drift.hook", "kenning.drift.service", "kenning.facade", "kenning.fileonly",
      "kenning.journal.detached", "kenning.lifecycle", "kenning.status"},
-    {"kenning.mcpfront", "kenning.mcpserver"},
-    {"kenning.entry", "kenning.hooks.run"},
 ]
 
 

@@ -6,7 +6,6 @@ Either way the output is cleaned of terminal control characters (``kenning.termi
 
 from __future__ import annotations
 
-import os
 import sys
 
 TYPE_CHECKING = False
@@ -78,21 +77,10 @@ def run() -> NoReturn:
         run_hook(sys.argv[2:])
     rc = main()
     if _answered_fast:
+        from kenning.terminal import exit_flushed
+
         exit_flushed(rc)
     sys.exit(rc)
-
-
-def exit_flushed(rc: int) -> NoReturn:
-    """Flush standard output and error, then end the process at once, without the
-    interpreter's teardown: for a process that holds nothing else (no thread, no exit handler,
-    no open file but read-only ones). Output that cannot be flushed (a closed pipe) takes the
-    normal exit, which reports it as Python always does."""
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        sys.exit(rc)
-    os._exit(rc)
 
 
 if __name__ == "__main__":

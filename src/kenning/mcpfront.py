@@ -323,6 +323,25 @@ def main(db: str | None) -> int:
     return 0
 
 
+def serve(k: Any, *, http: str | None = None, say: Callable[[str], None] | None = None
+          ) -> None:
+    """Run the server of ``kenning.mcpserver`` over ``k`` (on stdio, with the handshake
+    answered at once by this front, or streamable HTTP at ``http``) until the client goes
+    away or the process is interrupted."""
+    from kenning.mcpserver import build_server, parse_http
+
+    where = parse_http(http) if http else None
+    if where is None:
+        from kenning.places.lean import data_dir
+
+        serve_stdio(lambda: build_server(k), data_dir())
+        return
+    app = build_server(k)
+    if say is not None:
+        say(f"http://{where[0]}:{where[1]}/mcp")
+    app.run("streamable-http", host=where[0], port=where[1])
+
+
 def serve_stdio(build: Callable[[], Any], data_dir: str) -> None:
     """Serve MCP on stdio: ``build`` (run in a thread as soon as this starts) returns the
     SDK's ``MCPServer``; the front answers from the record meanwhile. Returns when the client

@@ -650,21 +650,3 @@ def open_resilient(db: str | None, warn: Callable[[str], None]) -> Any:
     if k.real() is None:
         warn(f"warning: {k.reason}; serving from files until the store is back")
     return k
-
-
-def serve(k: Any, *, http: str | None = None, say: Callable[[str], None] | None = None
-          ) -> None:
-    """Run the server over ``k`` (stdio, with the handshake answered at once by
-    ``kenning.mcpfront``, or streamable HTTP at ``http``) until the client goes away or the
-    process is interrupted."""
-    where = parse_http(http) if http else None
-    if where is None:
-        from kenning.mcpfront import serve_stdio
-        from kenning.places.lean import data_dir
-
-        serve_stdio(lambda: build_server(k), data_dir())
-        return
-    app = build_server(k)
-    if say is not None:
-        say(f"http://{where[0]}:{where[1]}/mcp")
-    app.run("streamable-http", host=where[0], port=where[1])

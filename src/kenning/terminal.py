@@ -16,12 +16,15 @@ their cells with ``safe``.
 
 from __future__ import annotations
 
+import os
+import sys
+
 # typing is imported for the type checker only: at run time it cost the fast ``list`` and
 # ``show`` paths about 5 ms of a 25 ms start (python -X importtime).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
-    from typing import Any, TextIO
+    from typing import Any, NoReturn, TextIO
 
 # C0 controls except \t and \n, DEL, C1 controls, and the bidirectional embeddings, overrides
 # and isolates (U+202A-U+202E, U+2066-U+2069) plus the marks that steer them (U+200E, U+200F,
@@ -120,3 +123,16 @@ class SafeStream:
 def raw(stream: Any) -> Any:
     """The stream under a ``SafeStream`` (or the stream itself)."""
     return stream.raw if isinstance(stream, SafeStream) else stream
+
+
+def exit_flushed(rc: int) -> NoReturn:
+    """Flush standard output and error, then end the process at once, without the
+    interpreter's teardown: for a process that holds nothing else (no thread, no exit handler,
+    no open file but read-only ones). Output that cannot be flushed (a closed pipe) takes the
+    normal exit, which reports it as Python always does."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(rc)
+    os._exit(rc)

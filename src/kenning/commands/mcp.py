@@ -20,7 +20,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run the MCP server (what `kenning init` registers in .mcp.json)."""
         from kenning.errors import KenningError
-        from kenning.mcpserver import open_resilient, parse_http, serve
+        from kenning.mcpfront import serve
+        from kenning.mcpserver import open_resilient, parse_http
 
         if http is not None:
             try:

@@ -135,7 +135,7 @@ def run(argv: list[str]) -> "NoReturn":
     side by side), and Claude Code waits for the process to end, not for its output."""
     rc = main(argv)
     if _done_light:
-        from kenning.entry import exit_flushed  # os and sys only: nothing to load
+        from kenning.terminal import exit_flushed  # nothing to load but the module
 
         exit_flushed(rc)
     sys.exit(rc)
