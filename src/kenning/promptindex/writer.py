@@ -17,8 +17,10 @@ import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kenning.promptindex import format as F
-from kenning.promptindex import neighbours
+# Imported by their full names: ``from kenning.promptindex import ...`` would read the package
+# root, whose lazy names load this module (an import cycle, however harmless at run time).
+import kenning.promptindex.format as F
+import kenning.promptindex.neighbours as neighbours
 from kenning.promptindex.format import terms_of
 
 HEADER = struct.Struct(F.HEADER)
