@@ -238,6 +238,31 @@ def api_link_word(sb: Sandbox, samples: list[SecretSample]) -> int:
     return _each(sb, samples, write)
 
 
+def _bare_word(s: SecretSample) -> str | None:
+    """A link word that repeats the bare secret, without the words that mark it as one: only
+    the reason beside it says what it is."""
+    word = f"unlocks with {s.secret}"
+    return None if "\n" in s.secret or len(word) > 100 else word
+
+
+def api_link_word_beside_reason(sb: Sandbox, samples: list[SecretSample]) -> int:
+    def write(k: Any, n: int, s: SecretSample) -> bool:
+        word = _bare_word(s)
+        return word is not None and bool(k.link(*_pair(k, n), word, reason=s.text))
+    return _each(sb, samples, write)
+
+
+def api_remember_link_word_beside_reason(sb: Sandbox, samples: list[SecretSample]) -> int:
+    def write(k: Any, n: int, s: SecretSample) -> bool:
+        word = _bare_word(s)
+        if word is None:
+            return False
+        a, _ = _pair(k, n)
+        return bool(k.remember(f"Linked note {n}", links=[
+            {"to_id": a, "relationship": word, "reason": s.text, "tags": [s.secret[:64]]}]))
+    return _each(sb, samples, write)
+
+
 def api_link_reason(sb: Sandbox, samples: list[SecretSample]) -> int:
     return _each(sb, samples, lambda k, n, s: bool(
         k.link(*_pair(k, n), "depends_on", reason=s.text)))
@@ -510,6 +535,8 @@ PATHS: dict[str, Path_] = {
     "api.remember.links": api_remember_links,
     "api.link.word": api_link_word,
     "api.link.reason": api_link_reason,
+    "api.link.word_beside_reason": api_link_word_beside_reason,
+    "api.remember.link_word_beside_reason": api_remember_link_word_beside_reason,
     "api.link.tags": api_link_tags,
     "api.link.metadata": api_link_metadata,
     "api.update": api_update,

@@ -33,7 +33,7 @@ import base64
 import contextlib
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
@@ -1483,6 +1483,15 @@ def _is_marker(value: str) -> bool:
     return _MARKER_RE.fullmatch(value.strip()) is not None
 
 
+def redact_together(texts: Sequence[str]) -> list[str]:
+    """``texts`` redacted as one record (``redact_obj``): a secret found in one is removed from
+    the others too. The words of a link are such a record: a reason that says "the password is
+    X" marks X as a secret, and a relation word or tag that repeats X would otherwise keep it."""
+    out, _ = redact_obj(list(texts))
+    assert isinstance(out, list)
+    return [str(t) for t in out]
+
+
 def redact_obj(value: object) -> tuple[object, int]:
     """Redact str values inside dicts/lists/tuples; returns (new value, count).
 
@@ -1548,7 +1557,9 @@ class _Scrubber:
                       if whole else None)
         self.blob = "\n".join(self.found)
         # Whole words of a secret ("password" in my-password-2024): words, not secret material.
-        self.words = {run for s in self.found for run in _RUN_RE.findall(s)
+        # Read in the secret's own letter case: lower-cased, a mixed-case run of a token
+        # ("patFAKESfLz...") would pass for a word and stay behind in a clipped copy.
+        self.words = {run.lower() for s in found for run in _RUN_RE.findall(s)
                       if run.isalpha() and (run.islower() or run.isupper())}
 
     def kind(self, piece: str) -> str:

@@ -43,7 +43,7 @@ from kenning.models import (
     OutcomeStatus,
     Scope,
 )
-from kenning.redact import redact, redact_obj
+from kenning.redact import redact, redact_obj, redact_together
 from kenning.relations import table_lookup
 from kenning.text import content_hash, embedding_text, make_summary
 from kenning.times import to_ms
@@ -468,7 +468,8 @@ class WritingService:
         for m, spec in zip(prepared, specs, strict=True):
             for target, rel_word, why, tags in spec.explicit:
                 target_id = self._get(target).id
-                rel_word = redact(v.relationship(rel_word)).text
+                rel_word, reason, *words = redact_together(
+                    [v.relationship(rel_word), v.reason(why) or "", *_tags(tags)[0]])
                 # Store words matter only when the table does not know the word.
                 known = {} if table_lookup(rel_word) else self._known_relationships()
                 rel = self._relations().resolve(rel_word, known)
@@ -476,7 +477,7 @@ class WritingService:
                 created_by = CreatedBy.USER if rel_word in EXPLICIT_PARAMS else CreatedBy.LLM
                 out.append(make_link(
                     m.id, target_id, rel, confidence=conf, created_by=created_by, now_ms=now,
-                    reason=redact(v.reason(why) or "").text or None, tags=_tags(tags)[0],
+                    reason=reason or None, tags=list(dict.fromkeys(words)),
                 ))
         return out
 

@@ -27,7 +27,7 @@ from kenning.graph.traversal import (
 from kenning.graph.traversal import impact as traverse_impact
 from kenning.ids import new_id
 from kenning.models import CreatedBy, Filters, Link, LinkType, Memory, MemoryType, iso
-from kenning.redact import redact
+from kenning.redact import redact, redact_together
 from kenning.relations import (
     RelationshipResolver,
     normalise_word,
@@ -191,7 +191,8 @@ class GraphService:
         a, b = self.get(from_id), self.get(to_id)
         if a.id == b.id:
             raise ValidationError("a memory cannot link to itself")
-        relationship = redact(v.relationship(relationship)).text
+        relationship, said, *words = redact_together(
+            [v.relationship(relationship), v.reason(reason) or "", *v.tags(tags)])
         known = {} if table_lookup(relationship) else self.known_relationships()
         rel = self.relations().resolve(relationship, known)
         default = EXPLICIT_CONFIDENCE if rel.via == "table" else FREE_CONFIDENCE
@@ -199,8 +200,8 @@ class GraphService:
             a.id, b.id, rel,
             confidence=v.confidence(confidence if confidence is not None else default),
             created_by=CreatedBy(created_by), now_ms=self.clock(),
-            reason=redact(v.reason(reason) or "").text or None,
-            tags=[redact(t).text for t in v.tags(tags)],
+            reason=said or None,
+            tags=words,
             extra=v.metadata(dict(metadata) if metadata else None),
         ))
 
