@@ -192,8 +192,7 @@ def cross_validate(enc: Encoded, real: list[dict[str, Any]], seed: list[dict[str
         w = fit_softmax(np.vstack([xs, xr[~test]]), np.concatenate([ys, yr[~test]]), l2,
                         len(LABELS))
         head = RelationHead(w, enc.encoder.id, BUCKETS, 0.0)
-        probs[test] = head.probabilities(xr[test][:, BUCKETS:-1], [
-            phrase_of(r["word"]) for r, t in zip(real, test, strict=True) if t])
+        probs[test] = head.probabilities_of(xr[test])
     return probs
 
 

@@ -114,9 +114,13 @@ class RelationHead:
 
     def probabilities(self, vectors: np.ndarray, phrases: Sequence[str]) -> np.ndarray:
         """Softmax of the label scores, one row per phrase."""
+        return self.probabilities_of(features(vectors, phrases, self.buckets))
+
+    def probabilities_of(self, rows: np.ndarray) -> np.ndarray:
+        """Softmax of the label scores of ``features`` rows already made (training has them)."""
         import numpy as np
 
-        scores = features(vectors, phrases, self.buckets) @ self.matrix
+        scores = rows @ self.matrix
         scores -= scores.max(axis=1, keepdims=True)
         exp = np.exp(scores)
         return exp / exp.sum(axis=1, keepdims=True)
