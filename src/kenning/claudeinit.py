@@ -146,7 +146,7 @@ def targets(project_root: Path, user: bool, home: Path | None = None) -> dict[st
 
 
 def _with_hooks(settings: dict[str, Any]) -> dict[str, Any]:
-    out = json.loads(json.dumps(settings))
+    out: dict[str, Any] = json.loads(json.dumps(settings))
     hooks = out.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise ValidationError("the settings' 'hooks' value is not an object")
@@ -171,7 +171,7 @@ def _with_hooks(settings: dict[str, Any]) -> dict[str, Any]:
 
 
 def _without_hooks(settings: dict[str, Any]) -> dict[str, Any]:
-    out = json.loads(json.dumps(settings))
+    out: dict[str, Any] = json.loads(json.dumps(settings))
     hooks = out.get("hooks")
     if isinstance(hooks, dict):
         for event in list(hooks):
@@ -225,7 +225,7 @@ def _servers_holder(data: dict[str, Any], scope_root: str | None, create: bool
 
 
 def _with_mcp(data: dict[str, Any], scope_root: str | None) -> dict[str, Any]:
-    out = json.loads(json.dumps(data))
+    out: dict[str, Any] = json.loads(json.dumps(data))
     holder = _servers_holder(out, scope_root, create=True)
     assert holder is not None
     servers = holder.setdefault("mcpServers", {})
@@ -237,7 +237,7 @@ def _with_mcp(data: dict[str, Any], scope_root: str | None) -> dict[str, Any]:
 
 
 def _without_mcp(data: dict[str, Any], scope_root: str | None) -> dict[str, Any]:
-    out = json.loads(json.dumps(data))
+    out: dict[str, Any] = json.loads(json.dumps(data))
     holder = _servers_holder(out, scope_root, create=False)
     servers = holder.get("mcpServers") if holder is not None else None
     if isinstance(servers, dict) and SERVER in servers:

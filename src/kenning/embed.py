@@ -278,7 +278,8 @@ class MiniLMEmbedder:
             weights = mask[..., None].astype(np.float32)
             pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        vectors: np.ndarray = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        return vectors
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts``; several go in groups of similar token length (less padding, the
@@ -307,7 +308,7 @@ class MiniLMEmbedder:
         hit = self._cache.get(self.id, text)
         if hit is not None:
             return hit
-        vec = self._run([self._tokenizer.encode(text)])[0]
+        vec: np.ndarray = self._run([self._tokenizer.encode(text)])[0]
         self._cache.put(self.id, text, vec)
         return vec
 

@@ -86,7 +86,8 @@ def lock(store: Any) -> AbstractContextManager[None]:
     has one (PostgreSQL: an advisory lock every machine sees), else the lock file beside it."""
     store_lock = getattr(store, "exclusive", None)
     if store_lock is not None:
-        return store_lock("findings")
+        held: AbstractContextManager[None] = store_lock("findings")
+        return held
     return FileLock(lock_file(store.location))
 
 

@@ -1185,7 +1185,8 @@ def _compound_type(value: str) -> bool:
     between them (a single word and its digits may well be a password)."""
     if not _looks_like_type(value):
         return False
-    return sum(seg[0].isupper() and not seg.isdigit() for seg in _SEGMENT_RE.findall(value)) >= 2
+    segments: list[str] = _SEGMENT_RE.findall(value)
+    return sum(seg[0].isupper() and not seg.isdigit() for seg in segments) >= 2
 
 
 def _quoted_prose_secret(inner: str, phrase: bool) -> bool:

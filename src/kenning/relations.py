@@ -519,7 +519,8 @@ class UsePhraseEmbedder:
         model = self._model if self._model is not None else self._load()
         vecs = np.asarray(model.encode(list(phrases)), dtype=np.float32)
         norms = np.linalg.norm(vecs, axis=1, keepdims=True)
-        return vecs / np.maximum(norms, 1e-12)
+        unit: np.ndarray = vecs / np.maximum(norms, 1e-12)
+        return unit
 
 
 _DEFAULT_EMBEDDER: UsePhraseEmbedder | None = None

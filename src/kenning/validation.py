@@ -6,11 +6,12 @@ import json
 import re
 from collections.abc import Iterable
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
 from kenning.errors import ValidationError
 from kenning.models import Category, MemoryType, OutcomeStatus, Scope
 
+E = TypeVar("E", bound=Enum)  # the enumeration a value is read as
 MAX_CONTENT_CHARS = 100_000
 MAX_TOPIC_CHARS = 200
 MAX_TAG_CHARS = 64
@@ -42,7 +43,7 @@ def _no_control(value: str, what: str) -> None:
                               "of printable text")
 
 
-def _choice(enum: type[Enum], value: object, what: str) -> Any:
+def _choice(enum: type[E], value: object, what: str) -> E:
     if isinstance(value, enum):
         return value
     if isinstance(value, str):
@@ -213,7 +214,7 @@ def metadata(value: object) -> dict[str, Any]:
         raise ValidationError(f"metadata is not JSON-serialisable: {exc}") from exc
     if len(encoded.encode()) > MAX_METADATA_BYTES:
         raise ValidationError(f"metadata is larger than {MAX_METADATA_BYTES:,} bytes")
-    decoded = json.loads(encoded)
+    decoded: dict[str, Any] = json.loads(encoded)
     if _has_nul(decoded):
         raise ValidationError("metadata contains a NUL character")
     return decoded

@@ -52,4 +52,4 @@ def recency(created_at_ms: int, now_ms: int, half_life_days: float = RECENCY_HAL
             ) -> float:
     """1.0 for a memory made now, halving every ``half_life_days``."""
     age_days = max(0.0, (now_ms - created_at_ms) / DAY_MS)
-    return 0.5 ** (age_days / half_life_days)
+    return float(0.5 ** (age_days / half_life_days))

@@ -41,7 +41,7 @@ class Curated:
 def recency(touched_ms: int, reference_ms: int) -> float:
     """1.0 for the newest memory, halving every 30 days before it."""
     age_days = max(0, reference_ms - touched_ms) / DAY_MS
-    return 0.5 ** (age_days / HALF_LIFE_DAYS)
+    return float(0.5 ** (age_days / HALF_LIFE_DAYS))
 
 
 def rank_key(c: Candidate, reference_ms: int, strategy: str) -> tuple[float, ...]:

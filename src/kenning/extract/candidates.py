@@ -142,7 +142,7 @@ def _tokens(segment: str) -> list[str]:
 
 def main_segment(command: str) -> str:
     """The part of a shell line that does the work: ``cd x && npm test`` -> ``npm test``."""
-    parts = [p.strip() for p in re.split(r"&&|\|\||;|\n", command) if p.strip()]
+    parts: list[str] = [p.strip() for p in re.split(r"&&|\|\||;|\n", command) if p.strip()]
     for part in reversed(parts):
         toks = _tokens(part.split("|")[0])
         if toks and toks[0] not in ("cd", "export", "source", ".", "set", "echo"):

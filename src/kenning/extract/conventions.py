@@ -2907,7 +2907,7 @@ def _last_named(sentence: str) -> str | None:
     """The flag or code a sentence names last ("ingest needs a --dry-run" -> ``--dry-run``),
     or else the tool it makes part of the routine ("can we make attw part of the routine?" ->
     ``attw``)."""
-    found = _NAMED_THING.findall(sentence)
+    found: list[str] = _NAMED_THING.findall(sentence)
     if found:
         return found[-1]
     made = _MADE_ROUTINE.search(sentence)

@@ -111,7 +111,8 @@ def probabilities(weights: PairWeights, x: np.ndarray) -> np.ndarray:
     scores = x @ weights.matrix
     scores -= scores.max(axis=1, keepdims=True)
     exp = np.exp(scores)
-    return exp / exp.sum(axis=1, keepdims=True)
+    probs: np.ndarray = exp / exp.sum(axis=1, keepdims=True)
+    return probs
 
 
 class PairJudge:

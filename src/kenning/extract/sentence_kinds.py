@@ -182,7 +182,8 @@ def word_features(texts: Sequence[str], buckets: int, scale: float = WORD_SCALE)
         for gram in grams:
             out[row, zlib.crc32(gram.encode()) % buckets] = 1.0
     norms = np.linalg.norm(out, axis=1, keepdims=True)
-    return out * (scale / np.maximum(norms, 1e-9))
+    scaled: np.ndarray = out * (scale / np.maximum(norms, 1e-9))
+    return scaled
 
 
 def features(vectors: np.ndarray, before: np.ndarray, texts: Sequence[str] = (),
@@ -203,7 +204,8 @@ def probabilities(weights: Weights, x: np.ndarray) -> np.ndarray:
     scores = x @ weights.matrix
     scores -= scores.max(axis=1, keepdims=True)
     exp = np.exp(scores)
-    return exp / exp.sum(axis=1, keepdims=True)
+    probs: np.ndarray = exp / exp.sum(axis=1, keepdims=True)
+    return probs
 
 
 class SentenceKinds:

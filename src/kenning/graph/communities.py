@@ -92,7 +92,9 @@ def _csr_rows(indptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
     starts = indptr[rows]
     lens = indptr[rows + 1] - starts
     ends = np.cumsum(lens)
-    return np.arange(ends[-1] if ends.size else 0) + np.repeat(starts - ends + lens, lens)
+    entries: np.ndarray = (np.arange(ends[-1] if ends.size else 0)
+                           + np.repeat(starts - ends + lens, lens))
+    return entries
 
 
 def _update_batch(
@@ -120,7 +122,8 @@ def _update_batch(
     move = ~keep_current[nodes] & (labels[nodes] != new)
     nodes, new = nodes[move], new[move]
     labels[nodes] = new
-    return nodes
+    moved: np.ndarray = nodes
+    return moved
 
 
 def components(n: int, src: np.ndarray, dst: np.ndarray) -> np.ndarray:

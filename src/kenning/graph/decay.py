@@ -82,4 +82,5 @@ def decayed_many(
         raise ValueError(f"link type codes must be in 0..{len(LINK_TYPES) - 1}")
     created = np.asarray(created_at_ms, dtype=np.int64)
     age_days = np.maximum(np.int64(now_ms) - created, 0) / DAY_MS
-    return conf * np.exp(-rates[codes] * age_days)
+    decayed: np.ndarray = conf * np.exp(-rates[codes] * age_days)
+    return decayed

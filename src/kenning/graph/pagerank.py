@@ -84,4 +84,5 @@ def normalise(scores: np.ndarray) -> np.ndarray:
     top = arr.max()
     if not top > 0.0:
         return np.zeros_like(arr)
-    return arr / top
+    scaled: np.ndarray = arr / top
+    return scaled

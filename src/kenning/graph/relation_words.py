@@ -86,7 +86,8 @@ def hashed(phrases: Sequence[str], buckets: int) -> np.ndarray:
         for gram in phrase_grams(phrase):
             out[row, zlib.crc32(gram.encode()) % buckets] = 1.0
     norms = np.linalg.norm(out, axis=1, keepdims=True)
-    return out / np.maximum(norms, 1e-9)
+    scaled: np.ndarray = out / np.maximum(norms, 1e-9)
+    return scaled
 
 
 def features(vectors: np.ndarray, phrases: Sequence[str], buckets: int) -> np.ndarray:
@@ -123,7 +124,8 @@ class RelationHead:
         scores = rows @ self.matrix
         scores -= scores.max(axis=1, keepdims=True)
         exp = np.exp(scores)
-        return exp / exp.sum(axis=1, keepdims=True)
+        probs: np.ndarray = exp / exp.sum(axis=1, keepdims=True)
+        return probs
 
     def read(self, vectors: np.ndarray, phrases: Sequence[str]) -> list[Reading]:
         """Each phrase's most likely label and its probability."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kenning import validation as v
 from kenning.errors import NotFoundError, ValidationError
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from kenning.graph.rules import LinkRules
     from kenning.store.base import Store
 
+T = TypeVar("T")  # what a cached traversal holds
 CO_ACCESS_MIN = 3  # recalled together this often -> a co-accessed link
 PROMOTED_KEY = "relationship_vocabulary"  # meta: promoted words -> core type
 CLUSTERS_KEY = "relationship_clusters"  # meta: word -> its cluster's canonical form
@@ -264,7 +265,7 @@ class GraphService:
 
     # -- traversal -----------------------------------------------------------------------------
 
-    def _cached(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+    def _cached(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
         """A traversal result from the facade's cache, or ``compute()`` kept there. The whole
         cache is dropped when a memory or link changes; past its size the oldest entry goes."""
         mark = (self.store.get_meta("link_generation"), self.store.watermark())
@@ -275,7 +276,8 @@ class GraphService:
             if len(self.traversals) >= TRAVERSAL_CACHE_SIZE:
                 self.traversals.pop(next(iter(self.traversals)))
             self.traversals[key] = compute()
-        return self.traversals[key]
+        found: T = self.traversals[key]
+        return found
 
     def why(self, topic: str) -> list[ChainEntry]:
         """The evolution chain of a topic; when there is none and the text looks like an id, the

@@ -10,6 +10,7 @@ from kenning.words import STOPWORDS, query_terms, words
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the prompt hook never imports collections
     from collections.abc import Collection
+    from typing import Any
 
 _OUTCOME = dict(W.OUTCOME_FACTOR)
 _DRIFT = dict(W.DRIFT_FACTOR)
@@ -72,7 +73,7 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def matching_rows(rows: list[tuple], asked: list[str]) -> list[tuple]:
+def matching_rows(rows: "list[tuple[Any, ...]]", asked: list[str]) -> "list[tuple[Any, ...]]":
     """The store fallbacks' candidate rows (as ``best_rows`` takes them, plus content and tags,
     then drift and its reason) that share enough of the prompt's words (``asked``) to be shown, as
     ``best_rows`` takes them: the content turned into the memory's detail, the tags dropped."""
@@ -89,7 +90,7 @@ def matching_rows(rows: list[tuple], asked: list[str]) -> list[tuple]:
     return kept
 
 
-def best_rows(rows: list[tuple], now_ms: int, k: int,
+def best_rows(rows: "list[tuple[Any, ...]]", now_ms: int, k: int,
               min_confidence: float = 0.0, seen: "Collection[str]" = ()
               ) -> list[dict[str, object]]:
     """The top ``k`` of a store's candidate rows: (id, type, topic, summary, confidence, created,

@@ -20,6 +20,7 @@ from kenning.words import query_terms
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the prompt hook never imports collections
     from collections.abc import Collection
+    from typing import Any
 
 FILE = "prompt-index.bin"
 
@@ -68,7 +69,7 @@ def _lookup(data: "mmap.mmap | bytes", table_off: int, slots: int, h: int
         i = (i + 1) & (slots - 1)
 
 
-def _reach(found: dict[int, list], off: int, df: int, factor: float, word: int) -> None:
+def _reach(found: "dict[int, list[Any]]", off: int, df: int, factor: float, word: int) -> None:
     """Record that prompt word number ``word`` reaches the postings at ``off`` with ``factor``
     (1.0: the word itself); postings reached twice count once, at the better factor."""
     own = 1 << word if factor == 1.0 else 0
@@ -92,7 +93,7 @@ def rank(data: mmap.mmap | bytes, prompt: str, project: str, now_ms: int, k: int
     # postings offset -> [document frequency, weight factor, the prompt words that reach it,
     # those that are the term itself]: a word's own postings at 1.0, those of the store terms
     # near it in meaning at EXPANSION_WEIGHT times their similarity
-    found: dict[int, list] = {}
+    found: dict[int, list[Any]] = {}
     asked = [t for t in query_terms(prompt[:PROMPT_CHARS], MAX_TERMS) if len(t) > 1]
     for n, term in enumerate(asked):
         h = F.fnv64(F.stem(term))
