@@ -164,7 +164,7 @@ def test_the_shipped_head_reads_words_the_table_lacks() -> None:
 # nearest-table-word reading left as new words.
 READ_BY_THE_HEAD = [
     ("의 하위 작업", "part_of"),
-    ("made obsolete by", "superseded_by"),
+    ("rendered obsolete by", "superseded_by"),
     ("is a regression from", "caused_by"),
     ("relies upon", "depends_on"),
     ("got replaced by", "superseded_by"),
