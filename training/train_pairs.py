@@ -11,6 +11,8 @@ history, changelogs, migration guides, commits and threads, one per line with it
 (replaces, refines, compatible, unrelated), source and language. ``split`` assigns a pair by its
 source repository with the same hash as the sentence corpus (test 20 %, dev 15 %, train 65 %),
 so a repository is on one side of both. Test files are frozen when first committed.
+``talking-unfitted.jsonl`` holds labelled pairs kept out of the fit (their refit was no better;
+training/README.md): ``split`` skips pairs it holds, ``train`` never reads it.
 
 **Model.** ``rule_pairs.features`` of the shipped encoder's vectors, the two statements' hashed
 words (``BUCKETS`` slots) and the shipped sentence detector's reading of each statement (retrain
