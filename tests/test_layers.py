@@ -19,7 +19,6 @@ HOOK_IMPORTS_OWED: dict[str, str] = {}
 
 # Cycles among modules, counting imports made inside functions.
 CYCLES_OWED = [
-    {"kenning.automemory.bridge", "kenning.automemory.scopes", "kenning.automemory.service"},
     {"kenning.drift.hook", "kenning.drift.service", "kenning.facade", "kenning.fileonly",
      "kenning.journal.detached", "kenning.lifecycle", "kenning.status"},
 ]

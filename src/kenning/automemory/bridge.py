@@ -37,7 +37,7 @@ from kenning.redact import redact, redact_obj
 from kenning.weights import record
 
 if TYPE_CHECKING:
-    from kenning.automemory.service import AutoMemoryService
+    from kenning.automemory.ports import Ports
 
 LABELS: dict[Category, str] = {
     Category.PROJECT_PATTERNS: "Project Patterns",
@@ -136,7 +136,7 @@ NOTE_PREFIX = "  - Kenning: no longer current"
 NOTE_CHARS = 200  # of the replacing memory's summary in a note
 
 
-def _no_longer_current(svc: AutoMemoryService, state: DirState,
+def _no_longer_current(svc: Ports, state: DirState,
                        lines: list[tuple[IndexLine, str]], now: int) -> dict[str, str]:
     """Notes for a person's MEMORY.md lines whose memory (imported from that very line) no
     longer holds: replaced by a later memory (named in the note) or failed. Their words stay
@@ -170,7 +170,7 @@ def _no_longer_current(svc: AutoMemoryService, state: DirState,
     return notes
 
 
-def _without_echoes(svc: AutoMemoryService, chosen: list[tuple[Memory, Candidate, bool]], now: int
+def _without_echoes(svc: Ports, chosen: list[tuple[Memory, Candidate, bool]], now: int
                     ) -> list[tuple[Memory, Candidate, bool]]:
     """``chosen`` without the track records that only echo a memory: one whose memory is
     listed too (its line repeats that memory's words), and one whose memory no longer holds
@@ -209,7 +209,7 @@ def render_file(m: Memory, name: str, opts: AutoMemoryOptions) -> str:
                               {"kenning_id": m.id})
 
 
-def person_lines(svc: AutoMemoryService, state: DirState, lines: list[IndexLine],
+def person_lines(svc: Ports, state: DirState, lines: list[IndexLine],
                  opts: AutoMemoryOptions) -> list[IndexLine]:
     """The MEMORY.md lines Kenning did not write (or that were changed since): a person's or
     the client's. Ours: lines recorded at the last write, our section headings, and pointers
@@ -242,7 +242,7 @@ def _provenance(target: Target, name: str, kind: str, now: int, **extra: Any) ->
                            "imported_at": iso(now), **extra}}
 
 
-def _index_items(svc: AutoMemoryService, target: Target, state: DirState, text: str,
+def _index_items(svc: Ports, target: Target, state: DirState, text: str,
                  opts: AutoMemoryOptions, existing: set[str], now: int) -> list[dict[str, Any]]:
     """A person's (or the client's) MEMORY.md lines as memories; pointers to files that exist
     are skipped (the file itself is imported)."""
@@ -279,7 +279,7 @@ def render_entry(m: Memory, opts: AutoMemoryOptions) -> str:
     return topics.render_entry(m.id, summary, m.content, topics.ENTRY_LINES)
 
 
-def _topic_items(svc: AutoMemoryService, target: Target, state: DirState, name: str, text: str,
+def _topic_items(svc: Ports, target: Target, state: DirState, name: str, text: str,
                  opts: AutoMemoryOptions, now: int) -> list[dict[str, Any]]:
     """A topic file's entries as memories: a person's text, and the entries of Kenning's block
     that a person changed (their version of that memory). Kenning's own entries are not
@@ -358,7 +358,7 @@ def _client_item(target: Target, name: str, fm: Mapping[str, Any], body: str,
 IMPORT_BATCH = 256  # entries per remember_many call on import
 
 
-def _store_items(svc: AutoMemoryService, items: list[dict[str, Any]], errors: list[str]
+def _store_items(svc: Ports, items: list[dict[str, Any]], errors: list[str]
                  ) -> list[Memory | None]:
     """``remember_many`` in one batch; if any item is bad, item by item (bad ones reported)."""
     if not items:
@@ -376,7 +376,7 @@ def _store_items(svc: AutoMemoryService, items: list[dict[str, Any]], errors: li
         return out
 
 
-def _update_client(svc: AutoMemoryService, memory_id: str, item: dict[str, Any]) -> bool | None:
+def _update_client(svc: Ports, memory_id: str, item: dict[str, Any]) -> bool | None:
     """A client file changed: update the memory it was imported as (the client updates files
     rather than adding duplicates). True if it changed; None when that memory is gone."""
     try:
@@ -391,7 +391,7 @@ def _update_client(svc: AutoMemoryService, memory_id: str, item: dict[str, Any])
     return after.content_hash != current.content_hash or after.summary != current.summary
 
 
-def _adopt(svc: AutoMemoryService, target: Target, state: DirState, name: str,
+def _adopt(svc: Ports, target: Target, state: DirState, name: str,
            fm: Mapping[str, Any] | None, text: str, opts: AutoMemoryOptions) -> bool:
     """A file Kenning wrote that this state does not know (state lost, another process): if it
     still reads exactly as Kenning writes its memory, it is Kenning's again, not a new fact."""
@@ -407,7 +407,7 @@ def _adopt(svc: AutoMemoryService, target: Target, state: DirState, name: str,
     return True
 
 
-def import_dir(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, *, lock: bool = True
+def import_dir(svc: Ports, target: Target, opts: AutoMemoryOptions, *, lock: bool = True
                ) -> dict[str, Any]:
     """Read changed files of ``target.dir`` into the store. Unchanged files (same mtime and
     size, or same bytes) are not parsed again; entries already stored count as skipped."""
@@ -427,7 +427,7 @@ def import_dir(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, 
     return counts
 
 
-def _import(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state: DirState
+def _import(svc: Ports, target: Target, opts: AutoMemoryOptions, state: DirState
             ) -> dict[str, Any]:
     now = svc.clock()
     paths = _md_files(target.dir)
@@ -600,7 +600,7 @@ def _read(path: Path) -> str:
         return ""
 
 
-def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state: DirState, *,
+def plan(svc: Ports, target: Target, opts: AutoMemoryOptions, state: DirState, *,
          files_for: int, all_topics: bool = False,
          categories: frozenset[Category] | None = None) -> Plan:
     """Choose memories for the index (and the first ``files_for`` for files or topic-file
@@ -712,7 +712,7 @@ def plan(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, state:
     return p
 
 
-def _plan_topic(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions,
+def _plan_topic(svc: Ports, target: Target, opts: AutoMemoryOptions,
                 state: DirState, p: Plan, name: str, ours: list[Memory],
                 category: Category | None, now: int) -> None:
     """One topic file's new text: a person's text as it is, then Kenning's block with
@@ -765,7 +765,7 @@ def _plan_topic(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions,
         p.archived += len(archived)
 
 
-def _entry_values(svc: AutoMemoryService, state: DirState, name: str, now: int
+def _entry_values(svc: Ports, state: DirState, name: str, now: int
                   ) -> dict[str, float]:
     """A topic file's entries (by the hash of their text) -> the live confidence of the
     memory each was imported as."""
@@ -777,7 +777,7 @@ def _entry_values(svc: AutoMemoryService, state: DirState, name: str, now: int
     return out
 
 
-def write_dir(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, *, sync: bool,
+def write_dir(svc: Ports, target: Target, opts: AutoMemoryOptions, *, sync: bool,
               categories: frozenset[Category] | None = None) -> dict[str, Any]:
     """Import first (a person's lines become memories before anything is rewritten), then
     write the memory files (or topic files) and MEMORY.md atomically, each write journalled
@@ -848,7 +848,7 @@ def write_dir(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions, *
     }
 
 
-def preview(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions) -> dict[str, Any]:
+def preview(svc: Ports, target: Target, opts: AutoMemoryOptions) -> dict[str, Any]:
     """The MEMORY.md a curate would write now (no import, nothing written)."""
     state = load_state(svc.store, target.dir)
     writes.recover(target.dir, state, remove_temp=False)  # as the next write will see it
@@ -860,7 +860,7 @@ def preview(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions) -> 
     }
 
 
-def status(svc: AutoMemoryService, target: Target, opts: AutoMemoryOptions) -> dict[str, Any]:
+def status(svc: Ports, target: Target, opts: AutoMemoryOptions) -> dict[str, Any]:
     """How the directory and the bridge stand: sizes against the client's limits, files by
     origin, files changed since the last import, memories eligible to sync."""
     state = load_state(svc.store, target.dir)

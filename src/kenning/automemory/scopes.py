@@ -21,7 +21,7 @@ from kenning.models import Filters, Scope, iso
 
 if TYPE_CHECKING:
     from kenning.automemory.options import AutoMemoryOptions
-    from kenning.automemory.service import AutoMemoryService
+    from kenning.automemory.ports import Ports
 
 SCOPES = (Scope.PROJECT, Scope.LOCAL, Scope.USER)
 
@@ -69,7 +69,7 @@ def _dirs_on_disk(project_dir: Path, env: Mapping[str, str] | None) -> dict[tupl
     return out
 
 
-def list_scopes(svc: AutoMemoryService, project_dir: Path, env: Mapping[str, str] | None = None
+def list_scopes(svc: Ports, project_dir: Path, env: Mapping[str, str] | None = None
                 ) -> list[dict[str, Any]]:
     """Every (scope, agent) known from the store, from directories on disk or from agent
     definitions: its directory, whether MEMORY.md exists and how many memories it holds."""
@@ -100,7 +100,7 @@ def list_scopes(svc: AutoMemoryService, project_dir: Path, env: Mapping[str, str
     return out
 
 
-def transfer(svc: AutoMemoryService, from_scope: str, to_scope: str, min_confidence: float = 0.8
+def transfer(svc: Ports, from_scope: str, to_scope: str, min_confidence: float = 0.8
              ) -> dict[str, Any]:
     """Copy the memories of one agent scope whose confidence now (decay applied) is above
     ``min_confidence`` into another, keeping type, topic, category, tags and that confidence,
@@ -133,7 +133,7 @@ def transfer(svc: AutoMemoryService, from_scope: str, to_scope: str, min_confide
     }
 
 
-def import_all(svc: AutoMemoryService, project_dir: Path, options: AutoMemoryOptions
+def import_all(svc: Ports, project_dir: Path, options: AutoMemoryOptions
                ) -> dict[str, Any]:
     """Import every agent memory directory that exists (what a session start does: subagents
     with a ``memory`` scope write there themselves). Scope label -> the import's counts."""
@@ -147,7 +147,7 @@ def import_all(svc: AutoMemoryService, project_dir: Path, options: AutoMemoryOpt
     return out
 
 
-def sync_defined(svc: AutoMemoryService, project_dir: Path, options: AutoMemoryOptions,
+def sync_defined(svc: Ports, project_dir: Path, options: AutoMemoryOptions,
                  running: str | None) -> dict[str, Any]:
     """Sync the agent scopes Claude Code reads: those an agent definition asks for with its
     ``memory`` key, and every scope of the agent this session runs as (``running``, from
