@@ -27,7 +27,10 @@ import queue
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kenning.facade import Kenning
 
 RECORD = "mcp-handshake.json"
 
@@ -323,7 +326,7 @@ def main(db: str | None) -> int:
     return 0
 
 
-def serve(k: Any, *, http: str | None = None, say: Callable[[str], None] | None = None
+def serve(k: Kenning, *, http: str | None = None, say: Callable[[str], None] | None = None
           ) -> None:
     """Run the server of ``kenning.mcpserver`` over ``k`` (on stdio, with the handshake
     answered at once by this front, or streamable HTTP at ``http``) until the client goes

@@ -8,12 +8,15 @@ import json
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from kenning.errors import KenningError, NotFoundError
 from kenning.models import Memory
+
+if TYPE_CHECKING:
+    from kenning.facade import Kenning
 
 SERVER_NAME = "kenning"
 INSTRUCTIONS = (
@@ -132,7 +135,7 @@ def inside(root: Path, file_path: str) -> str:
                            ) from None
 
 
-def build_server(k: Any, *, project_root: Path | None = None) -> Any:
+def build_server(k: Kenning, *, project_root: Path | None = None) -> Any:
     """An ``MCPServer`` whose tools call ``k`` (one Kenning for the whole process)."""
     try:
         from mcp.server.mcpserver import MCPServer
@@ -544,7 +547,7 @@ def build_server(k: Any, *, project_root: Path | None = None) -> Any:
     return app
 
 
-def auto_sync(k: Any, root: Path, direction: str, min_confidence: float | None,
+def auto_sync(k: Kenning, root: Path, direction: str, min_confidence: float | None,
               categories: Sequence[str]) -> dict[str, Any]:
     """The ``memory_auto_sync`` tool over the auto-memory bridge's facade methods, with the
     project's ``[auto_memory]`` configuration (``minConfidence`` overrides its threshold)."""
@@ -577,7 +580,7 @@ def auto_sync(k: Any, root: Path, direction: str, min_confidence: float | None,
 AUTO_RECORD_CONFIDENCE = 0.8  # as for imported auto memory; above the sync threshold (0.7)
 
 
-def auto_record(k: Any, root: Path, category: str, summary: str, detail: str | None,
+def auto_record(k: Kenning, root: Path, category: str, summary: str, detail: str | None,
                 confidence: float | None) -> dict[str, Any]:
     """The ``memory_auto_record`` tool: store the insight (merged with a near-duplicate),
     then curate the auto memory so it shows when confident enough."""

@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from kenning.cliutil import DbOpt, JsonOpt, emit, open_kenning
+
+if TYPE_CHECKING:
+    from kenning.facade import Kenning
 
 RootOpt = Annotated[
     Path | None,
@@ -21,7 +24,7 @@ AgentScopeOpt = Annotated[
 ]
 
 
-def _bind(k: Any, root: Path | None) -> None:
+def _bind(k: Kenning, root: Path | None) -> None:
     """With ``--project-root``, memories are those of that project (unless KENNING_PROJECT)
     and its ``kenning.toml`` applies."""
     import os

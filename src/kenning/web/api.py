@@ -10,11 +10,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from kenning.errors import NotFoundError, ValidationError
 from kenning.web.graphdata import GraphCache
 from kenning.web.sources import feature, features, unavailable
+
+if TYPE_CHECKING:
+    from kenning.facade import Kenning
+    from kenning.recall import Mode
 
 MAX_PAGE = 500
 
@@ -57,7 +61,7 @@ class RouteSpec:
 class Call:
     """What a handler needs: the facade, path and query parameters, the JSON body."""
 
-    k: Any
+    k: Kenning
     graph: GraphCache
     path: Mapping[str, str]
     query: Any  # starlette QueryParams (get / getlist)
@@ -151,7 +155,8 @@ def memories(c: Call) -> dict[str, Any]:
     limit = c.integer("limit", 50, 1, MAX_PAGE)
     query = c.text("q")
     if query:
-        mode = c.text("mode") or "hybrid"
+        # the facade refuses a mode it does not know (a 400 here), so the text is passed as it came
+        mode = cast("Mode", c.text("mode") or "hybrid")
         hits = k.recall(query, k=limit, explain=True, mode=mode, track=False, **f)
         items = [{**_brief(h.memory), "tags": list(h.memory.tags), "scope": h.memory.scope.value,
                   "agent": h.memory.agent, "score": round(h.score, 6),

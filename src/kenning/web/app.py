@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -24,6 +24,9 @@ from kenning.errors import KenningError, NotFoundError
 from kenning.web.api import ROUTES, Call, RouteSpec
 from kenning.web.graphdata import GraphCache
 from kenning.web.openapi import document
+
+if TYPE_CHECKING:
+    from kenning.facade import Kenning
 
 STATIC = Path(__file__).parent / "static"
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -128,7 +131,7 @@ async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes | No
     return b"".join(chunks)
 
 
-def create_app(k: Any, *, allow_writes: bool = False,
+def create_app(k: Kenning, *, allow_writes: bool = False,
                allowed_hosts: frozenset[str] | None = LOOPBACK_NAMES) -> Starlette:
     """The dashboard over an open ``Kenning``. ``allowed_hosts=None`` accepts any Host header
     (for a server bound to a non-loopback address on purpose)."""

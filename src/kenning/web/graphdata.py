@@ -4,12 +4,15 @@ cached until a memory or link changes."""
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from kenning.models import Filters, LinkType, MemoryType
 from kenning.web.layout import community_layout
+
+if TYPE_CHECKING:
+    from kenning.facade import Kenning
 
 CORE_TYPES = [t.value for t in LinkType]
 MEMORY_TYPES = [t.value for t in MemoryType]
@@ -24,7 +27,7 @@ class GraphCache:
         self._mark: tuple[Any, ...] | None = None
         self._data: dict[str, Any] | None = None
 
-    def get(self, k: Any) -> dict[str, Any]:
+    def get(self, k: Kenning) -> dict[str, Any]:
         store = k.store
         mark = (store.get_meta("link_generation"), store.watermark(),
                 store.get_meta("graph_computed_at"), k.project)
@@ -35,7 +38,7 @@ class GraphCache:
             return self._data
 
 
-def build_graph(k: Any) -> dict[str, Any]:
+def build_graph(k: Kenning) -> dict[str, Any]:
     """Nodes (id, position, PageRank, community, type, label) and edges (ends by index, core
     type, confidence). PageRank and communities come from the last ``consolidate``; without
     one they are computed here (and not stored: the dashboard reads)."""
@@ -91,7 +94,7 @@ def build_graph(k: Any) -> dict[str, Any]:
     }
 
 
-def _labels(k: Any, ids: list[str]) -> dict[str, str]:
+def _labels(k: Kenning, ids: list[str]) -> dict[str, str]:
     """Short summaries for hover labels, fetched in batches."""
     out: dict[str, str] = {}
     for start in range(0, len(ids), 500):

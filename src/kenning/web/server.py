@@ -7,10 +7,13 @@ import socket
 import threading
 import webbrowser
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kenning.errors import ValidationError
 from kenning.web.app import LOOPBACK_NAMES, create_app
+
+if TYPE_CHECKING:
+    from kenning.facade import Kenning
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 7077
@@ -45,7 +48,7 @@ def check_port(host: str, port: int) -> None:
                                   ) from None
 
 
-def build_server(k: Any, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
+def build_server(k: Kenning, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
                  allow_writes: bool = False) -> Any:
     """A configured ``uvicorn.Server`` for the dashboard over ``k`` (not started)."""
     import uvicorn
@@ -57,7 +60,7 @@ def build_server(k: Any, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
     return uvicorn.Server(config)
 
 
-def serve(k: Any, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
+def serve(k: Kenning, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
           allow_writes: bool = False, open_browser: bool = False,
           say: Callable[[str], None] = print, warn: Callable[[str], None] = print) -> None:
     """Serve until interrupted."""
