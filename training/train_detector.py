@@ -263,6 +263,19 @@ def train(encoder: str = "minilm") -> tuple[np.ndarray, dict[str, Any]]:
     return w, figures
 
 
+def reproduced(shipped: np.ndarray, shipped_buckets: int, w: np.ndarray, buckets: int,
+               numbers: tuple[tuple[float, float], ...] = ()) -> int:
+    """``check``'s verdict, for every trainer: 0 when a refit's matrix ``w`` (and each of
+    ``numbers``' (shipped, refit) pairs, a threshold say) is the shipped head's, else 1; says
+    which on stderr."""
+    same = (shipped.shape == w.shape and shipped_buckets == buckets
+            and bool(np.allclose(shipped, w, atol=1e-4))
+            and all(abs(a - b) < 1e-6 for a, b in numbers))
+    print("the shipped weights are reproduced" if same else
+          "the shipped weights differ from a refit", file=sys.stderr)
+    return 0 if same else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -279,11 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     w, figures = train(getattr(args, "encoder", "minilm"))
     if args.cmd == "check":
         shipped = Weights.load(WEIGHTS)
-        same = (shipped.matrix.shape == w.shape and shipped.buckets == BUCKETS
-                and np.allclose(shipped.matrix, w, atol=1e-4))
-        print("the shipped weights are reproduced" if same else
-              "the shipped weights differ from a refit", file=sys.stderr)
-        return 0 if same else 1
+        return reproduced(shipped.matrix, shipped.buckets, w, BUCKETS)
     shipped = getattr(args, "encoder", "minilm") == "minilm"
     if shipped:
         np.savez_compressed(WEIGHTS, matrix=w, labels=np.array(LABELS),

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from train_detector import add_to_splits, repo_of
+from train_detector import add_to_splits, repo_of, reproduced
 from train_detector import fit as fit_softmax
 from train_detector import load_split as load_from
 from train_detector import read as read  # the pairs files are read as the sentences are
@@ -205,12 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     w, at, figures = train()
     if args.cmd == "check":
         shipped = PairWeights.load(WEIGHTS)
-        same = (shipped.matrix.shape == w.shape and shipped.buckets == BUCKETS
-                and np.allclose(shipped.matrix, w, atol=1e-4)
-                and abs(shipped.replaces_at - at) < 1e-6)
-        print("the shipped weights are reproduced" if same else
-              "the shipped weights differ from a refit", file=sys.stderr)
-        return 0 if same else 1
+        return reproduced(shipped.matrix, shipped.buckets, w, BUCKETS,
+                          ((shipped.replaces_at, at),))
     np.savez_compressed(WEIGHTS, matrix=w, labels=np.array(LABELS),
                         encoder=np.array(MiniLMEmbedder.id), replaces_at=np.array(at),
                         buckets=np.array(BUCKETS))

@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 from train_detector import fit as fit_softmax
-from train_detector import read, repo_of, write
+from train_detector import read, repo_of, reproduced, write
 
 from kenning.embed import MiniLMEmbedder
 from kenning.graph.relation_words import LABELS, NONE, WEIGHTS, RelationHead, features
@@ -257,12 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     w, at, figures = train(encoder)
     if args.cmd == "check":
         shipped = RelationHead.load(WEIGHTS)
-        same = (shipped.matrix.shape == w.shape and shipped.buckets == BUCKETS
-                and np.allclose(shipped.matrix, w, atol=1e-4)
-                and abs(shipped.threshold - at) < 1e-6)
-        print("the shipped weights are reproduced" if same else
-              "the shipped weights differ from a refit", file=sys.stderr)
-        return 0 if same else 1
+        return reproduced(shipped.matrix, shipped.buckets, w, BUCKETS, ((shipped.threshold, at),))
     if encoder == "use":
         np.savez_compressed(WEIGHTS, matrix=w, labels=np.array(LABELS),
                             encoder=np.array(USE_MODEL_ID), buckets=np.array(BUCKETS),
