@@ -408,3 +408,57 @@ def test_what_a_sessions_passing_checks_confirm_unasked_gains_once_per_session(
             assert any("checks passed" in reason for _, _, reason in
                        k.store.confidence_history(m.id))
         assert k.get(tests.id).confidence == pytest.approx(before[tests.id])
+
+
+@pytest.fixture
+def model_env(env: dict[str, str]) -> dict[str, str]:
+    """The hook environment with the shipped embedding model (the learned detector and the
+    pair judge read what the user said through it)."""
+    return {k: v for k, v in env.items() if k != "KENNING_EMBEDDER"}
+
+
+def _current(env: dict[str, str], project: Path, needle: str) -> list[dict]:
+    """The stored rules (any kind a statement is kept as) whose content names ``needle``."""
+    with Kenning(env["KENNING_DB"], project=project_key(str(project.resolve())),
+                 embedder=None) as k:
+        return [m.to_dict() for m in k.list(limit=None)
+                if needle in m.content and m.type.value != "context"]
+
+
+def test_a_change_to_one_job_of_a_tool_leaves_the_rules_for_its_other_jobs(model_env, project
+                                                                           ) -> None:
+    """A later statement about how one command of a tool runs now ("installs are now
+    `yarn install --immutable`") says nothing of the tool's other jobs: the rule that gets
+    the workspace ready with another of its commands stays in force, and the next prompt about
+    it still shows it. Ending it would hide a rule the user never changed."""
+    _end(model_env, project, "s-1", "contributor note: after pulling, prepare the workspace "
+         "with `yarn workspace:bootstrap` before building anything.", *CHATTER)
+    before = _current(model_env, project, "workspace:bootstrap")
+    assert before and all(m["current"] for m in before)
+
+    _end(model_env, project, "s-2", "oh and the install step in the contributing guide is now "
+         "`yarn install --immutable` to install the dependencies, so the lockfile stays "
+         "untouched.")
+    kept = _current(model_env, project, "workspace:bootstrap")
+    assert kept and all(m["current"] and m["valid_to"] is None for m in kept), kept
+    assert _current(model_env, project, "yarn install --immutable")
+    result = hook("UserPromptSubmit", payload(
+        "UserPromptSubmit", project, prompt="I just pulled, how do I get the workspace ready?"),
+        model_env)
+    assert "workspace:bootstrap" in json.loads(result.stdout)[
+        "hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_new_version_of_a_tool_leaves_the_rules_that_run_it(model_env, project) -> None:
+    """Moving to a new major version of a tool ("we're on yarn 4 now") changes which version
+    is used, not the commands the project runs with it: a rule prescribing `yarn docs:serve`
+    stays current."""
+    _end(model_env, project, "s-1", "for the docs site, always preview changes locally with "
+         "`yarn docs:serve` before you open a PR.", *CHATTER)
+    before = _current(model_env, project, "docs:serve")
+    assert before and all(m["current"] for m in before)
+
+    _end(model_env, project, "s-2", "fyi we moved to yarn 4 for package management now, yarn 1 "
+         "is gone.")
+    kept = _current(model_env, project, "docs:serve")
+    assert kept and all(m["current"] and m["valid_to"] is None for m in kept), kept

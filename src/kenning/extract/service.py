@@ -447,7 +447,9 @@ class ExtractionService:
         it in the reason. A statement replaces one earlier statement: besides it, only memories
         that say the same again (``SAME_STATEMENT`` near it) end, and when the phrase rules
         already ended some for it (``earlier``, the replacements made so far), only memories
-        near those. Kept user turns of earlier sessions that say the ended statement end with it.
+        near those. A memory that runs commands for jobs the new statement never speaks of is
+        not a candidate (``_other_tasks``). Kept user turns of earlier sessions that say the
+        ended statement end with it.
         Without the shipped encoder or the judge's weights nothing is ended (a missing or
         corrupt weights file is logged for ``kenning doctor``). ``{"new": id, "old": id}`` per
         replacement."""
@@ -525,7 +527,8 @@ class ExtractionService:
             statement_vectors(near)
             near = sorted(near, key=lambda m: -float(vecs[said[m.id]] @ vecs[text]))
             near = [m for m in near[:PAIR_CANDIDATES]
-                    if float(vecs[said[m.id]] @ vecs[text]) >= PAIR_FLOOR]
+                    if float(vecs[said[m.id]] @ vecs[text]) >= PAIR_FLOOR
+                    and not _other_tasks(m, new)]
             if not near:
                 continue
             probs = judge.replaces(np.stack([vecs[said[m.id]] for m in near]),
@@ -704,7 +707,8 @@ class ExtractionService:
         same subject, changed: another tool of the family, a reversal, a new value, an explicit
         change close in meaning; the nearest of several, with only what says it again:
         ``_one_statement``), in the order the session stated them, and close the old ones'
-        validity. Returns ``{"new": id, "old": id}`` per replacement."""
+        validity. A rule that runs commands for jobs the new one never speaks of stays
+        (``_other_tasks``). Returns ``{"new": id, "old": id}`` per replacement."""
         from kenning.extract.conventions import supersedes
 
         if self._supersede is None:
@@ -748,7 +752,7 @@ class ExtractionService:
                 if sim is not None and sim < 0.3 and not (
                         new_rule.subject and new_rule.subject == rules[old.id].subject):
                     continue  # far apart in meaning and in subject: not worth the rules
-                if supersedes(new_rule, rules[old.id], sim):
+                if supersedes(new_rule, rules[old.id], sim) and not _other_tasks(old, new):
                     replaced.append((-1.0 if sim is None else sim, old))
             for old in _one_statement(replaced, vectors):
                 self._supersede(new.id, old.id,
@@ -962,6 +966,16 @@ def _one_statement(replaced: list[tuple[float, Memory]], vectors: Mapping[str, A
     return [first] + [m for _, m in replaced[1:]
                       if first.id in vectors and m.id in vectors
                       and float(vectors[first.id] @ vectors[m.id]) >= SAME_STATEMENT]
+
+
+def _other_tasks(old: Memory, new: Memory) -> bool:
+    """Whether ``new`` cannot replace ``old`` because ``old`` prescribes commands for jobs
+    ``new`` never speaks of (``command_tasks.other_tasks``, on each memory's summary and
+    content): a change to how a tool installs, or to its version, leaves the rules that run its
+    other commands in force."""
+    from kenning.extract.command_tasks import other_tasks
+
+    return other_tasks(f"{old.summary} {old.content}", f"{new.summary} {new.content}")
 
 
 def _user_statement(c: Any) -> bool:
