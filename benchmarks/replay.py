@@ -99,7 +99,7 @@ def from_json(data: dict[str, Any]) -> scoring.SystemRun:
         judged=data["judged"],
         latencies=data["latencies"], hook_failures=data["hook_failures"],
         hook_timeouts=data["hook_timeouts"], hook_errors=data["hook_errors"],
-        ended=data.get("ended", []))
+        ended=data.get("ended", []), supersessions=data.get("supersessions", []))
 
 
 def fmt(value: object) -> str:
@@ -250,6 +250,12 @@ def report(result: dict[str, Any], out: Path) -> None:
         f"{n} {fmt(result['systems'][n].get('changes_current'))}" for n in SYSTEMS))
     print(f"rules in force hidden by a wrong supersession (kenning; goal 0): "
           f"{fmt(k.get('hidden_in_force'))}")
+    audit = k.get("supersessions") or {}
+    if audit:
+        print("supersessions by how they were decided (kenning; right / restated / wrong, a rule "
+              "in force / wrong, another change / no lesson): " + "; ".join(
+                  f"{how} {c['right']}/{c['restated']}/{c['wrong_in_force']}/"
+                  f"{c['wrong_partner']}/{c['no_lesson']}" for how, c in audit.items()))
     print("units shown that carry no annotated lesson: " + ", ".join(
         f"{n} {fmt(result['systems'][n].get('shown_carrying_nothing'))}" for n in SYSTEMS))
     run = result["run"]

@@ -189,6 +189,34 @@ def test_a_rule_in_force_whose_every_memory_was_ended_counts_as_hidden() -> None
                                    {**kinds, "s": "session"}, ["a", "b"]) == [CMD.id]
 
 
+def test_each_supersession_is_judged_by_the_lessons_its_two_memories_carry() -> None:
+    stored = {"black": "format with black", "ruff": "format with ruff from now on",
+              "ruff2": "we format with ruff", "cmd": "Run tests with `uv run pytest`",
+              "chat": "thanks, that was quick"}
+    audit = scoring.supersession_audit(story(), stored, [
+        ["black", "ruff", "changed"],  # black was replaced by ruff: right
+        ["ruff", "ruff2", "changed"],  # the same rule again: nothing lost
+        ["cmd", "ruff", "judged"],  # the test command is still in force: wrong
+        ["black", "cmd", "judged"],  # black did go, but not for the test command
+        ["chat", "ruff", "judged"],  # no lesson to judge
+        ["gone", "ruff", "judged"],  # a memory the snapshots never saw: left out
+    ])
+    assert audit == {
+        "changed": {"right": 1, "restated": 1, "wrong_in_force": 0, "wrong_partner": 0,
+                    "no_lesson": 0},
+        "judged": {"right": 0, "restated": 0, "wrong_in_force": 1, "wrong_partner": 1,
+                   "no_lesson": 1}}
+
+
+def test_a_supersessions_mechanism_is_its_reasons_opening_words() -> None:
+    from replaykit.runner import mechanism
+
+    assert mechanism("replaced by a later statement (judged 0.71): use ruff") == (
+        "replaced by a later statement")
+    assert mechanism("changed in a later session: use ruff") == "changed in a later session"
+    assert mechanism("") == "stated"
+
+
 def test_also_true_lessons_count_for_precision_with_also_only() -> None:
     also = lesson("also-makefile", "command", "make check runs the linters", "make check")
     stored = {"a": "format with black", "b": "Run `make check` before a commit.",

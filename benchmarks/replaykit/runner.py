@@ -227,6 +227,7 @@ class StoryReplay:
         logged = [json.loads(x) for x in errors if x.strip()]
         self.run.hook_errors = [e for e in logged if not e.get("notice")]
         self.run.ended = kenning_ended(self)
+        self.run.supersessions = kenning_supersessions(self)
         return self.run
 
     def session(self, index: int, session: Session) -> None:
@@ -414,3 +415,26 @@ def kenning_ended(replay: StoryReplay) -> list[str]:
     with Kenning(replay.store_path, project=replay.kenning_project, embedder=None,
                  clock=lambda: replay.now_ms) as k:
         return sorted(m.id for m in k.list(limit=None) if m.valid_to is not None)
+
+
+def kenning_supersessions(replay: StoryReplay) -> list[list[str]]:
+    """Every supersession the story's store holds, as (old id, new id, how it was decided):
+    the reason's opening words ("changed in a later session", "replaced by a later statement"),
+    which name the mechanism that made it. Read through Kenning's public API."""
+    from kenning import Kenning
+
+    if not os.path.exists(replay.store_path):
+        return []
+    with Kenning(replay.store_path, project=replay.kenning_project, embedder=None,
+                 clock=lambda: replay.now_ms) as k:
+        ended = [m.id for m in k.list(limit=None) if m.valid_to is not None]
+        return sorted([link.to_id, link.from_id, mechanism(str(link.metadata.get("reason") or ""))]
+                      for mid in ended for link in k.links(mid)
+                      if link.to_id == mid and link.relationship == "supersedes")
+
+
+def mechanism(reason: str) -> str:
+    """How a supersession was decided, from its reason: the words before the first colon or
+    parenthesis ("replaced by a later statement (judged 0.71): ..." -> "replaced by a later
+    statement"); "stated" when there is none (one a person or an agent made)."""
+    return re.split(r"[:(]", reason, maxsplit=1)[0].strip() or "stated"

@@ -23,6 +23,9 @@ Figures (each per story and overall; overall figures pool the stories' items):
 - ``hidden_in_force``: lessons still in force at the story's end that some stored memory
   carried and that every memory carrying them no longer presents as current (a wrong
   supersession hid a rule in force; the count, pooled);
+- ``supersessions``: each supersession the store holds at the end, judged by the lessons the two
+  memories carry (right, restated, wrong: a rule in force ended, wrong: another change, no
+  lesson), counted per mechanism (the reason's opening words);
 - ``stale_shown``: (probe, stale lesson) pairs where the stale lesson is presented as current
   (a unit carries it, carries none of its successors and has no marker such as "superseded");
 - ``changes_current``: of the same pairs, those where the model sees the successor the probe
@@ -141,6 +144,8 @@ class SystemRun:
     hook_errors: list[dict[str, Any]] = field(default_factory=list)
     # stored memories no longer current when the story ends (superseded, failed, retired)
     ended: list[str] = field(default_factory=list)
+    # each supersession the store holds at the end: (old id, new id, the mechanism that made it)
+    supersessions: list[list[str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -215,6 +220,40 @@ def hidden_in_force(story: Story, stored: dict[str, str], kinds: dict[str, str],
                     if kinds.get(mid) not in RECORDS and le.found_in(text)]
         if carriers and all(mid in gone for mid in carriers):
             out.append(le.id)
+    return out
+
+
+SUPERSESSION_VERDICTS = ("right", "restated", "wrong_in_force", "wrong_partner", "no_lesson")
+
+
+def supersession_audit(story: Story, stored: dict[str, str],
+                       supersessions: Iterable[list[str]]) -> dict[str, dict[str, int]]:
+    """Each supersession judged by the story's lessons, counted per mechanism: ``right`` (the
+    old memory carries a lesson the story replaced and the new one carries its successor),
+    ``restated`` (the new memory carries every lesson the old one did: nothing was lost),
+    ``wrong_in_force`` (every lesson the old one carried is still in force when the story ends:
+    a rule in force was ended), ``wrong_partner`` (the old lesson did go stale, but not for what
+    the new memory says), ``no_lesson`` (the old memory carried no lesson: nothing to judge)."""
+    stale = story.ended_in()
+    succ = story.successors()
+    out: dict[str, dict[str, int]] = {}
+    for old_id, new_id, how in supersessions:
+        if old_id not in stored or new_id not in stored:
+            continue
+        old = carried(story, [stored[old_id]])
+        new = carried(story, [stored[new_id]])
+        if not old:
+            verdict = "no_lesson"
+        elif any(o in stale and succ.get(o, set()) & new for o in old):
+            verdict = "right"
+        elif old <= new:
+            verdict = "restated"
+        elif all(o not in stale for o in old):
+            verdict = "wrong_in_force"
+        else:
+            verdict = "wrong_partner"
+        counts = out.setdefault(how, dict.fromkeys(SUPERSESSION_VERDICTS, 0))
+        counts[verdict] += 1
     return out
 
 
@@ -383,6 +422,7 @@ def score_story(story: Story, run: SystemRun) -> dict[str, Any]:
         out["also_recall"] = _ratio(cap["also_captured"], cap["also"])
         out["hidden_in_force"] = hidden_in_force(story, run.stored, run.stored_kinds,
                                                  run.ended)
+        out["supersessions"] = supersession_audit(story, run.stored, run.supersessions)
     if run.judged is not None:
         right, total = learning(story, run.judged)
         out.update({"learning_right": right, "learning_events": total,
@@ -433,6 +473,13 @@ def overall(per_story: list[dict[str, Any]], runs: list[SystemRun],
         out["also_recall"] = _ratio(total("also_captured"), total("also"))
         out["episodic_stored"] = int(total("episodic"))
         out["hidden_in_force"] = sum(len(s.get("hidden_in_force", ())) for s in per_story)
+        audit: dict[str, dict[str, int]] = {}
+        for s in per_story:
+            for how, counts in s.get("supersessions", {}).items():
+                pooled_counts = audit.setdefault(how, dict.fromkeys(SUPERSESSION_VERDICTS, 0))
+                for verdict, n in counts.items():
+                    pooled_counts[verdict] += n
+        out["supersessions"] = dict(sorted(audit.items(), key=lambda kv: -sum(kv[1].values())))
         out["capture_recall_with_episodic"] = _ratio(
             total("captured_any"), total("lessons"))
     has_learning = any("learning" in s for s in per_story)
