@@ -214,6 +214,7 @@ def test_a_supersessions_mechanism_is_its_reasons_opening_words() -> None:
     assert mechanism("replaced by a later statement (judged 0.71): use ruff") == (
         "replaced by a later statement")
     assert mechanism("changed in a later session: use ruff") == "changed in a later session"
+    assert mechanism("the project now runs `make test-all`") == "the project now runs"
     assert mechanism("") == "stated"
 
 

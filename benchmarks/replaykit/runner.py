@@ -434,7 +434,13 @@ def kenning_supersessions(replay: StoryReplay) -> list[list[str]]:
 
 
 def mechanism(reason: str) -> str:
-    """How a supersession was decided, from its reason: the words before the first colon or
-    parenthesis ("replaced by a later statement (judged 0.71): ..." -> "replaced by a later
-    statement"); "stated" when there is none (one a person or an agent made)."""
-    return re.split(r"[:(]", reason, maxsplit=1)[0].strip() or "stated"
+    """How a supersession was decided, from its reason: its own words before the first colon,
+    parenthesis or code span, at most ``MECHANISM_WORDS`` of them ("replaced by a later
+    statement (judged 0.71): ..." -> "replaced by a later statement"; "the project now runs
+    `...`" -> "the project now runs"); "stated" when there are none (one a person or an agent
+    made). Never anything the story said: a held-out run's figures are keyed by it."""
+    head = re.split(r"[:(`]", reason, maxsplit=1)[0].split()[:MECHANISM_WORDS]
+    return " ".join(head) or "stated"
+
+
+MECHANISM_WORDS = 6
