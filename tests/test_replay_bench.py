@@ -215,6 +215,8 @@ def test_a_supersessions_mechanism_is_its_reasons_opening_words() -> None:
         "replaced by a later statement")
     assert mechanism("changed in a later session: use ruff") == "changed in a later session"
     assert mechanism("the project now runs `make test-all`") == "the project now runs"
+    assert mechanism("what the user said here was replaced") == (
+        "what the user said here was replaced")
     assert mechanism("") == "stated"
 
 

@@ -443,4 +443,4 @@ def mechanism(reason: str) -> str:
     return " ".join(head) or "stated"
 
 
-MECHANISM_WORDS = 6
+MECHANISM_WORDS = 8
