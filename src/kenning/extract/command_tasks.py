@@ -1,11 +1,11 @@
 """The tasks that the commands named in a statement do, and whether a newer statement speaks of
 them at all.
 
-A rule often prescribes a command ("get the workspace ready with `pnpm prep`"). A later
-statement that names the same tool for another job ("installs are `pnpm install
---frozen-lockfile` now") or moves the tool to a new version changes that job, not every job the
-tool runs. Neither the phrase rules nor the learned pair judge see this reliably: both read two
-sentences about one tool as one subject, and ending the older rule hides a rule still in force.
+A rule often prescribes a command: a package manager's script that prepares the workspace, say.
+A later statement that names the same tool for another of its jobs (how it installs now) or moves
+the tool to a new version changes that job, not every job the tool runs. Neither the phrase rules
+nor the learned pair judge see this reliably: both read two sentences about one tool as one
+subject, and ending the older rule hides a rule still in force.
 Here the commands' structure decides it: a command's task is its sub-command's parts
 (``dev:prepare`` -> ``dev``, ``prepare``) and, for a check, its kind (test, lint, build...).
 """
@@ -53,6 +53,7 @@ def tasks_in(text: str) -> list[Task]:
 
 
 def _said(term: str, text: str) -> bool:
+    """Whether ``text`` holds ``term`` as a word of its own (not inside a longer name)."""
     return re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text) is not None
 
 
