@@ -87,6 +87,13 @@ def version_file(location: str) -> str:
     return os.path.join(journal_dir(location), "store-version")
 
 
+def sessions_version_file(location: str) -> str:
+    """A SQLite store's session-event marker: new random bytes whenever session events are
+    added (they change no memory, so the write marker stays), so a start made ahead knows
+    whether a conversation has begun or ended since (``kenning.journal.prepared``)."""
+    return os.path.join(journal_dir(location), "sessions-version")
+
+
 def mark_written(path: str) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)

@@ -32,7 +32,7 @@ from kenning.models import (
     Scope,
     SessionEvent,
 )
-from kenning.places.lean import mark_written, version_file
+from kenning.places.lean import mark_written, sessions_version_file, version_file
 from kenning.store import guard
 from kenning.store.base import (
     PENDING_LINKS,
@@ -415,6 +415,7 @@ class SQLiteStore:
             raise StoreError(f"cannot open store at {self.path}: {exc}") from exc
         self._lock = threading.RLock()
         self._version_file = version_file(str(self.path))
+        self._sessions_file = sessions_version_file(str(self.path))
         self._vectors: dict[str, VectorCache] = {}
         self._owner = threading.get_ident()
         self._readers = threading.local()
@@ -915,6 +916,8 @@ class SQLiteStore:
                 )
                 if cur.rowcount == 1:
                     new.append(e.id)
+        if new:
+            mark_written(self._sessions_file)
         return new
 
     def session_events(
