@@ -608,19 +608,21 @@ class Kenning:
                       options: AutoMemoryOptions | None = None, *, briefing_k: int = 5,
                       max_chars: int = 2400, log_as: str = "session start",
                       memory_md_loaded: bool = True,
-                      session_id: str | None = None) -> SessionReport:
+                      session_id: str | None = None, prepare: bool = False) -> SessionReport:
         """Everything a session start does (``kenning.lifecycle.start``): ingest the journal,
         judge abandoned sessions, import changed auto-memory files of ``project_root``, bring
         the prompt index up to date; the report carries the briefing, which leaves out what
         MEMORY.md says unless ``memory_md_loaded`` is False (a session end rewrote MEMORY.md
         while the client was starting, so the client may hold an older one), and the sessions
         other than ``session_id`` that never ended (``unended``: run ``end_session`` for each,
-        away from the client)."""
+        away from the client). With ``prepare``, also what a later start needs to repeat this
+        one without opening the store (``prepared``, see ``kenning.journal.prepared``)."""
         from kenning import lifecycle
 
         return lifecycle.start(self, project_root, self._auto_options(options),
                                briefing_k=briefing_k, max_chars=max_chars, log_as=log_as,
-                               memory_md_loaded=memory_md_loaded, session_id=session_id)
+                               memory_md_loaded=memory_md_loaded, session_id=session_id,
+                               prepare=prepare)
 
     def compact_session(self, session_id: str, note: str | None = None) -> Memory:
         """Before a conversation is compacted: ingest the journal and save a checkpoint."""

@@ -54,6 +54,9 @@ class SessionReport:
     shown_ids: list[str] = field(default_factory=list)
     # sessions that started, never ended and went quiet: their end is still to run
     unended: list[dict[str, Any]] = field(default_factory=list)
+    # a start asked to prepare: what a later start may answer from (``kenning.journal.prepared``:
+    # the briefing, the store's write marker and the files read), None when it may not
+    prepared: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -117,11 +120,13 @@ def _run(report: SessionReport, log_as: str, name: str, work: Callable[[], Any])
 
 def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
           briefing_k: int, max_chars: int, log_as: str, memory_md_loaded: bool = True,
-          session_id: str | None = None) -> SessionReport:
+          session_id: str | None = None, prepare: bool = False) -> SessionReport:
     """Ingest what hooks journalled, judge sessions abandoned without an end, import the
     auto-memory files a person changed, bring the prompt index up to date, and brief. The
     report lists the sessions other than ``session_id`` whose end never ran (``unended``): the
-    caller runs their ends where the client does not wait for them."""
+    caller runs their ends where the client does not wait for them. With ``prepare``, a start
+    that a later one may repeat word for word also carries what that one needs to know it
+    (``prepared``, see ``kenning.journal.prepared``)."""
     report = SessionReport()
     _run(report, log_as, "ingest", k.ingest_journal)
     _run(report, log_as, "learn", k.learn_from_abandoned_sessions)
@@ -140,11 +145,86 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
     if project_root is not None and options.enabled and memory_md_loaded:
         loaded = _run(report, log_as, "memory keys",
                       lambda: memory_md_keys(k.auto_memory_dir(project_root) / "MEMORY.md")) or []
+    ready = _preparation(k, project_root, options, session_id) if prepare and memory_md_loaded \
+        and not report.errors and not report.unended else None
     report.briefing, briefed, known = k._sessions().brief(briefing_k, max_chars, set(loaded))
     # by line, not id: a briefed memory's detail may still come with a prompt it bears on
     report.shown = loaded + [key(m.summary) for m in briefed]
     report.shown_ids = list(dict.fromkeys([m.id for m in briefed] + [m.id for m in known]))
+    if ready is not None and not report.errors:
+        report.prepared = {**ready, "briefing": report.briefing, "shown": report.shown,
+                           "shown_ids": report.shown_ids}
     return report
+
+
+def _preparation(k: Kenning, project_root: Path | None, options: AutoMemoryOptions,
+                 session_id: str | None) -> dict[str, Any] | None:
+    """Taken after a start's steps and before its briefing: the store's markers, read first (a
+    write landing after them makes the next start a full one), and the stamps of the files the
+    steps read; None when the start may not be repeated from them (a server store, a
+    conversation other than ``session_id`` still open, too many files to watch). Made for
+    ``session_id``, it holds for that conversation's starts only (``session``), which come
+    before its end."""
+    from kenning.journal import prepared
+
+    location = k.store.location
+    if "://" in location or project_root is None:
+        return None
+    seen = prepared.markers(location)
+    sessions = k._sessions()
+    # a conversation without an end is learned from once it goes quiet: a full start sees to it
+    if sessions.unended(session_id or "", idle_ms=0, limit=1) \
+            or any(sid != session_id for sid in sessions.abandoned(idle_ms=0)):
+        return None
+    files, trees = _start_inputs(k, project_root, options)
+    # file times are wall-clock times whatever clock the store is given
+    stamps = prepared.signature(files, trees, racy_after_ns=time.time_ns() - prepared.RACY_NS)
+    if stamps is None:
+        return None
+    return {"made_ms": k.clock(), "session": session_id or None, "markers": seen,
+            "root": str(project_root), "files": files, "trees": trees, "signature": stamps}
+
+
+def _start_inputs(k: Kenning, project_root: Path, options: AutoMemoryOptions
+                  ) -> tuple[list[str], list[str]]:
+    """What a start reads besides the store and the journal, as (files, directories): Claude
+    Code's settings (whether auto memory is on, where it lives), the auto memory and agent
+    memory directories it imports, the code files memories are anchored to and the git HEAD
+    (the drift check, which follows renames from it)."""
+    from kenning.automemory.paths import claude_config_dir
+    from kenning.drift.hook import ANCHORED_FILE
+
+    root = str(project_root)
+    config_dir = str(claude_config_dir())
+    files = [os.path.join(config_dir, "settings.json"),
+             os.path.join(root, ".claude", "settings.json"),
+             os.path.join(root, ".claude", "settings.local.json"), *_git_head(root)]
+    # the list the drift service keeps of every anchored file, and this project's files on it
+    files.append(os.path.join(k.journal_dir(), ANCHORED_FILE))
+    files += sorted({os.path.join(root, a.path) for a in k.store.anchors(project=k.project)})
+    trees = [os.path.join(root, ".claude", "agent-memory"),
+             os.path.join(root, ".claude", "agent-memory-local"),
+             os.path.join(config_dir, "agent-memory")]
+    if options.enabled:
+        trees.insert(0, str(k.auto_memory_dir(project_root)))
+    return files, trees
+
+
+def _git_head(root: str) -> list[str]:
+    """The files naming a work tree's current commit: ``.git`` (a file in a linked work tree),
+    its HEAD, the branch ref HEAD names and the packed refs."""
+    git = os.path.join(root, ".git")
+    out = [git]
+    head = os.path.join(git, "HEAD")
+    try:
+        with open(head, encoding="utf-8") as f:
+            text = f.read(512).strip()
+    except OSError:
+        return out
+    out += [head, os.path.join(git, "packed-refs")]
+    if text.startswith("ref: "):
+        out.append(os.path.join(git, *text[5:].split("/")))
+    return out
 
 
 def memory_md_keys(path: Path) -> list[str]:
@@ -509,17 +589,24 @@ class SessionService:
     def learn_from_abandoned_sessions(self, idle_ms: int = 3_600_000) -> list[str]:
         """Judge recent injecting sessions of this project that never ended or were judged and
         have been quiet for ``idle_ms``; their ids."""
+        done = self.abandoned(idle_ms)
+        for sid in done:
+            self.learn_from_session(sid)
+        return done
+
+    def abandoned(self, idle_ms: int = 3_600_000) -> list[str]:
+        """Recent injecting sessions of this project that never ended nor were judged and have
+        been quiet for ``idle_ms`` (0: any such session, however recent)."""
         now = self.clock()
         recent = self.store.session_events(kinds=["injected"], project=self.project, limit=500,
                                            newest_first=True)
-        done: list[str] = []
+        out: list[str] = []
         for sid in dict.fromkeys(e.session_id for e in recent if e.session_id):
             ended = self.store.session_events(session_id=sid, kinds=["end", "judged"], limit=1)
             last = self.store.session_events(session_id=sid, limit=1, newest_first=True)
             if not ended and last and now - last[0].at_ms >= idle_ms:
-                self.learn_from_session(sid)
-                done.append(sid)
-        return done
+                out.append(sid)
+        return out
 
     def injections(self, limit: int = 50) -> list[dict[str, Any]]:
         """The prompt hook's recent injections in this project, newest first, with each
