@@ -383,8 +383,9 @@ def test_the_budget_alarm_is_cancelled_once_the_answer_is_ready(env, project, mo
 
 
 def test_session_start_keeps_the_prompt_index_when_only_events_arrived(env, project) -> None:
-    """Ingesting the previous session's events (tool calls, its start and end) changes no
-    memory, so the next start reuses the prompt index instead of rebuilding it."""
+    """Ingesting the previous session's events (tool calls, its start) changes no memory, so
+    the next conversation's start, a full one (that session is still open), reuses the prompt
+    index instead of rebuilding it."""
     from kenning.promptindex.reader import index_path
 
     seeded(env, project).close()
@@ -395,6 +396,7 @@ def test_session_start_keeps_the_prompt_index_when_only_events_arrived(env, proj
     tool = payload("PostToolUse", project, tool_name="Bash",
                    tool_input={"command": "ls"}, tool_response={"stdout": "a\n"})
     assert hook("PostToolUse", tool, env).returncode == 0
+    start = start.replace('"sess-1"', '"sess-2"')
     assert hook("SessionStart", start, env).returncode == 0
     assert index.stat().st_mtime_ns == built
     with seeded(env, project) as k:  # the events did arrive

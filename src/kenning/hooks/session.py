@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
 
 from kenning import config, journal
 from kenning.journal import fastjson
 from kenning.places import lean
 
+TYPE_CHECKING = False  # typing itself costs a start that answers from a prepared one ~8 ms
 if TYPE_CHECKING:
+    from typing import Any
+
     from kenning.automemory.options import AutoMemoryOptions
+    from kenning.lifecycle import SessionReport
 
 Settings = dict[str, object]
 
@@ -41,10 +44,10 @@ def _auto_options(settings: Settings) -> AutoMemoryOptions:
 
 def start(payload: dict[str, object], settings: Settings, project: str, location: str,
           now_ms: int) -> str:
-    """Run the session start (``Kenning.start_session``) and answer with its briefing."""
-    from pathlib import Path
-
-    from kenning.journal import detached, seen
+    """Answer with the session's briefing: the prepared start when it still holds
+    (``kenning.journal.prepared``), else a full start (``Kenning.start_session``), which
+    prepares the next one when nothing was left waiting."""
+    from kenning.journal import detached, prepared, seen
 
     # the previous session's end may still be running: it gets a worker if it has none, and
     # the start waits for it only as long as configured (by default not at all)
@@ -53,51 +56,103 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
     root = _root(payload)
     session_id = str(payload.get("session_id") or "")
     transcript = payload.get("transcript_path")
-    k = _open(location, project, model=True)
-    try:
-        report = k.start_session(
-            Path(root) if root else None, _auto_options(settings),
-            briefing_k=config.integer(settings, "briefing_k"),
-            max_chars=config.integer(settings, "briefing_max_chars"),
-            log_as="hook SessionStart", memory_md_loaded=idle, session_id=session_id)
-    finally:
-        k.close()
+    key = prepared.key(settings)
+    ready = _restored(prepared.restore(location, project, root, key, session_id, now_ms)) \
+        if idle else None
+    unended: list[dict[str, Any]] = []
+    if ready is not None:
+        briefing, shown, shown_ids = ready
+    else:
+        report = _full_start(root, settings, project, location, idle, session_id)
+        briefing, shown, shown_ids, unended = (report.briefing, report.shown, report.shown_ids,
+                                               report.unended)
+        if report.prepared is not None:
+            _keep(location, project, {**report.prepared, "key": key})
     # what the conversation now holds (a compaction starts it anew): prompts leave it out
-    seen.write(seen.path(lean.journal_dir(location), session_id), report.shown, append=False)
+    seen.write(seen.path(lean.journal_dir(location), session_id), shown, append=False)
     events: list[dict[str, object]] = [{
         "id": journal.new_event_id(now_ms), "session_id": session_id,
         "project": project, "at_ms": now_ms, "kind": "start",
         "data": {"source": str(payload.get("source") or ""),
                  **({"transcript": transcript} if isinstance(transcript, str) else {})},
     }]
-    if report.shown_ids:  # what the model starts with: learning judges it by what follows
+    if shown_ids:  # what the model starts with: learning judges it by what follows
         events.append({
             "id": journal.new_event_id(now_ms), "session_id": session_id, "project": project,
             "at_ms": now_ms, "kind": "injected",
-            "data": {"memories": [{"id": mid} for mid in report.shown_ids], "matched": [],
+            "data": {"memories": [{"id": mid} for mid in shown_ids], "matched": [],
                      "channel": "start"}})
     journal.append(lean.journal_dir(location), events)
-    if report.unended:
+    if unended:
         # learned only after this briefing: the worker leaves what changed for the first
         # prompt of this conversation to show
         seen.write(seen.path(lean.journal_dir(location), session_id), [seen.UPDATE_DUE],
                    append=True)
-        _end_unended(report.unended, payload, settings, project, location, now_ms, root,
+        _end_unended(unended, payload, settings, project, location, now_ms, root,
                      update={"session_id": session_id, "since_ms": now_ms,
-                             "shown": report.shown_ids})
-    if not report.briefing:
+                             "shown": shown_ids})
+    if not briefing:
         return ""
     return fastjson.dumps({"hookSpecificOutput": {
-        "hookEventName": "SessionStart", "additionalContext": report.briefing,
+        "hookEventName": "SessionStart", "additionalContext": briefing,
     }})
+
+
+def _restored(state: dict[str, object] | None) -> tuple[str, list[str], list[str]] | None:
+    """A prepared start's briefing, the line keys and the ids it shows (None when it has none
+    or they are not what a start writes)."""
+    if state is None:
+        return None
+    briefing, shown, ids = state.get("briefing"), state.get("shown"), state.get("shown_ids")
+    if not isinstance(briefing, str) or not isinstance(shown, list) \
+            or not isinstance(ids, list) or not all(isinstance(x, str) for x in shown + ids):
+        return None
+    return briefing, shown, ids
+
+
+def _keep(location: str, project: str, state: dict[str, object]) -> None:
+    """Save a prepared start; one that cannot be written is logged, never in the way."""
+    from kenning.journal import prepared
+
+    try:
+        prepared.save(location, project, state)
+    except OSError as exc:
+        from kenning.errorlog import log_error
+
+        log_error("hook SessionStart: preparing the next start", exc)
+
+
+def _full_start(root: str | None, settings: Settings, project: str, location: str, idle: bool,
+                session_id: str) -> SessionReport:
+    """Every step of a session start, preparing the next one when nothing was waiting for a
+    worker (``idle``: then MEMORY.md is the one the last session end wrote)."""
+    from pathlib import Path
+
+    k = _open(location, project, model=True)
+    try:
+        report: SessionReport = k.start_session(
+            Path(root) if root else None, _auto_options(settings),
+            briefing_k=config.integer(settings, "briefing_k"),
+            max_chars=config.integer(settings, "briefing_max_chars"),
+            log_as="hook SessionStart", memory_md_loaded=idle, session_id=session_id,
+            prepare=idle)
+    finally:
+        k.close()
+    return report
 
 
 def _end_request(session_id: str, project: str, root: str | None, transcript: object,
                  settings: Settings) -> dict[str, object]:
-    """What the session-end worker needs to end one session."""
+    """What the session-end worker needs to end one session, and to prepare the next start
+    (``kenning.journal.prepared``) once it has nothing left to do."""
+    from kenning.journal import prepared
+
     return {"session_id": session_id, "project": project, "root": root,
             "transcript": transcript if isinstance(transcript, str) else None,
-            "auto_memory": settings["auto_memory"], "episodes": settings.get("episodes") or {}}
+            "auto_memory": settings["auto_memory"], "episodes": settings.get("episodes") or {},
+            "start": {"key": prepared.key(settings),
+                      "briefing_k": config.integer(settings, "briefing_k"),
+                      "max_chars": config.integer(settings, "briefing_max_chars")}}
 
 
 def _end_unended(unended: list[dict[str, Any]], payload: dict[str, object], settings: Settings,
