@@ -13,6 +13,7 @@ an installed package (this sandbox sets PYTHONDONTWRITEBYTECODE; the benchmark u
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -28,7 +29,8 @@ from benchkit import load_average, log, render, scratch_dir, summarize, working_
 
 from kenning import Kenning, learning
 from kenning.embed import MiniLMEmbedder
-from kenning.journal import detached
+from kenning.journal import detached, prepared
+from kenning.places import lean
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.mcp_fixtures import recorded_session
@@ -83,7 +85,9 @@ def settle(location: str) -> None:
 def bench_size(n: int, runs: int, embedder: MiniLMEmbedder,
                compare: Path | None = None) -> dict[str, Any]:
     path, info = bench_core.cached_store(n, embedder, rebuild=False)
-    with working_copy(path) as db, scratch_dir() as scratch:
+    with contextlib.ExitStack() as stack:
+        db = stack.enter_context(working_copy(path))
+        scratch = stack.enter_context(scratch_dir())
         with Kenning(db, project=bench_core.PROJECT, embedder=embedder) as k:
             graph = k.consolidate()  # PageRank for the prompt ranking, as at a session end
         # A git repository of its own, and a throwaway HOME: the session hooks import and sync
@@ -136,8 +140,16 @@ def bench_size(n: int, runs: int, embedder: MiniLMEmbedder,
                     also("PostToolUse", "PostToolUse", loads["PostToolUse"][i])
         end = json.dumps({"session_id": "bench-session", "cwd": str(project_dir),
                           "hook_event_name": "SessionEnd", "reason": "other"})
-        samples["SessionStart"] = [timed([str(HOOK), "SessionStart"], start, env)
-                                   for _ in range(SESSION_RUNS)]
+        # A full start: nothing prepared (what every start was before a start could be made
+        # ahead); then the same conversation starting again (a resume, a compaction), which
+        # answers from the start the last one prepared.
+        ready = prepared.file_for(lean.journal_dir(str(db)), bench_core.PROJECT)
+        samples["SessionStart (full)"] = []
+        for _ in range(SESSION_RUNS):
+            Path(ready).unlink(missing_ok=True)
+            samples["SessionStart (full)"].append(timed([str(HOOK), "SessionStart"], start, env))
+        samples["SessionStart (same conversation again)"] = [
+            timed([str(HOOK), "SessionStart"], start, env) for _ in range(SESSION_RUNS)]
         # SessionEnd answers once it has queued the work; the detached worker's whole run is
         # timed apart (until it is done), and beside both, the same session end run inside
         # the hook ([hooks] detach_session_end = false), as the client waited for it before.
@@ -170,6 +182,29 @@ def bench_size(n: int, runs: int, embedder: MiniLMEmbedder,
                     "hook_event_name": "SessionStart", "source": "clear"}),
                     dict(env, KENNING_HOOKS_SESSION_START_WAIT_MS=wait)))
                 settle(str(db))
+        # The common start: a new conversation after the last one ended, its end's worker
+        # done. Each installation on its own copy of the store, its own project and home (one
+        # conversation of each would otherwise be open in the other's store), round by round.
+        rounds = [("SessionStart (next conversation)", HOOK, db, env, project_dir)]
+        if compare:
+            theirs = stack.enter_context(working_copy(path))
+            other_dir = scratch / "compared"
+            (other_dir / "home").mkdir(parents=True)
+            subprocess.run(["git", "init", "-q", str(other_dir / "project")], check=True)
+            rounds.append(("compared: SessionStart (next conversation)",
+                           compare / "bin" / "kenning-hook", theirs,
+                           dict(env, KENNING_DB=str(theirs), KENNING_HOME=str(other_dir / "home"),
+                                HOME=str(other_dir / "home")), other_dir / "project"))
+        for i in range(SESSION_RUNS + 1):
+            for name, hook, store, hook_env, where in rounds:
+                said = {"session_id": f"bench-next-{i}", "cwd": str(where)}
+                took = timed([str(hook), "SessionStart"], json.dumps(
+                    {**said, "hook_event_name": "SessionStart", "source": "startup"}), hook_env)
+                if i:  # the first start has no session end before it
+                    samples.setdefault(name, []).append(took)
+                timed([str(hook), "SessionEnd"], json.dumps(
+                    {**said, "hook_event_name": "SessionEnd", "reason": "other"}), hook_env)
+                settle(str(store))
         errors = (scratch / "home" / "errors.jsonl")
         error_lines = errors.read_text().splitlines() if errors.exists() else []
     stats = {name: summarize(values) for name, values in samples.items()}
@@ -224,7 +259,8 @@ def main() -> None:
     rows = []
     for r in results["sizes"]:
         names = ["bare", "UserPromptSubmit", "UserPromptSubmit (no index)", "PostToolUse",
-                 "SessionStart", "SessionStart (after /clear)",
+                 "SessionStart (full)", "SessionStart (same conversation again)",
+                 "SessionStart (next conversation)", "SessionStart (after /clear)",
                  "SessionStart (after /clear, waiting up to 3 s)", "SessionEnd",
                  "SessionEnd (background work)", "SessionEnd (in place)"]
         for name in [*names, *(n for n in r["ms"] if n.startswith("compared: "))]:
