@@ -140,6 +140,9 @@ def bench_size(n: int, runs: int, embedder: MiniLMEmbedder,
                     also("PostToolUse", "PostToolUse", loads["PostToolUse"][i])
         end = json.dumps({"session_id": "bench-session", "cwd": str(project_dir),
                           "hook_event_name": "SessionEnd", "reason": "other"})
+        if other:  # the compared conversation ends (an open one is learned from by a start)
+            timed([other, "SessionEnd"], end.replace("bench-session", "bench-compared"), env)
+            settle(str(db))
         # A full start: nothing prepared (what every start was before a start could be made
         # ahead); then the same conversation starting again (a resume, a compaction), which
         # answers from the start the last one prepared.
@@ -163,25 +166,6 @@ def bench_size(n: int, runs: int, embedder: MiniLMEmbedder,
             samples["SessionEnd (background work)"].append(time.perf_counter() - t0)
             samples["SessionEnd (in place)"].append(timed([str(HOOK), "SessionEnd"], end,
                                                           inline))
-        # What /clear does: the conversation's end is queued (its detached worker starts
-        # capturing from a real transcript) and the next conversation starts at once. Its
-        # SessionStart either reads what is there (``session_start_wait_ms`` 0) or waits up
-        # to 3 s for that worker, interleaved run by run.
-        transcript = recorded_session(scratch / "session.jsonl")
-        waits = {"SessionStart (after /clear)": "0",
-                 "SessionStart (after /clear, waiting up to 3 s)": "3000"}
-        samples.update({name: [] for name in waits})
-        for i in range(SESSION_RUNS):
-            for name, wait in waits.items():
-                sid = f"bench-clear-{wait}-{i}"
-                timed([str(HOOK), "SessionEnd"], json.dumps({
-                    "session_id": sid, "cwd": str(project_dir), "hook_event_name": "SessionEnd",
-                    "reason": "clear", "transcript_path": str(transcript)}), env)
-                samples[name].append(timed([str(HOOK), "SessionStart"], json.dumps({
-                    "session_id": sid + "-next", "cwd": str(project_dir),
-                    "hook_event_name": "SessionStart", "source": "clear"}),
-                    dict(env, KENNING_HOOKS_SESSION_START_WAIT_MS=wait)))
-                settle(str(db))
         # The common start: a new conversation after the last one ended, its end's worker
         # done. Each installation on its own copy of the store, its own project and home (one
         # conversation of each would otherwise be open in the other's store), round by round.
@@ -205,6 +189,25 @@ def bench_size(n: int, runs: int, embedder: MiniLMEmbedder,
                 timed([str(hook), "SessionEnd"], json.dumps(
                     {**said, "hook_event_name": "SessionEnd", "reason": "other"}), hook_env)
                 settle(str(store))
+        # What /clear does: the conversation's end is queued (its detached worker starts
+        # capturing from a real transcript) and the next conversation starts at once. Its
+        # SessionStart either reads what is there (``session_start_wait_ms`` 0) or waits up
+        # to 3 s for that worker, interleaved run by run.
+        transcript = recorded_session(scratch / "session.jsonl")
+        waits = {"SessionStart (after /clear)": "0",
+                 "SessionStart (after /clear, waiting up to 3 s)": "3000"}
+        samples.update({name: [] for name in waits})
+        for i in range(SESSION_RUNS):
+            for name, wait in waits.items():
+                sid = f"bench-clear-{wait}-{i}"
+                timed([str(HOOK), "SessionEnd"], json.dumps({
+                    "session_id": sid, "cwd": str(project_dir), "hook_event_name": "SessionEnd",
+                    "reason": "clear", "transcript_path": str(transcript)}), env)
+                samples[name].append(timed([str(HOOK), "SessionStart"], json.dumps({
+                    "session_id": sid + "-next", "cwd": str(project_dir),
+                    "hook_event_name": "SessionStart", "source": "clear"}),
+                    dict(env, KENNING_HOOKS_SESSION_START_WAIT_MS=wait)))
+                settle(str(db))
         errors = (scratch / "home" / "errors.jsonl")
         error_lines = errors.read_text().splitlines() if errors.exists() else []
     stats = {name: summarize(values) for name, values in samples.items()}
