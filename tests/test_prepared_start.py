@@ -242,3 +242,8 @@ def test_a_journal_holding_what_changes_a_briefing_is_not_quiet(tmp_path, line) 
     with open(directory / "events.jsonl", "a") as f:
         f.write(json.dumps({**line, "at_ms": 5}) + "\n")
     assert not prepared._journal_quiet(str(directory), "s-2", 0)
+
+
+def test_the_hooks_guide_says_how_old_a_prepared_start_may_be() -> None:
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "claude-code.md").read_text()
+    assert f"at most {prepared.MAX_AGE_MS // 60_000} minutes old" in guide
