@@ -245,9 +245,9 @@ def test_the_briefing_does_not_repeat_a_memory_whose_track_record_memory_md_list
     kk.consolidate()
     (record,) = track_records(kk)
     assert fix.id in kk.briefing(k=5)
-    text, _, known = kk._sessions().brief(5, 2400, {key(record.summary)})
-    assert fix.id not in text and record.id not in text
-    assert {m.id for m in known} == {record.id, fix.id}
+    brief = kk._sessions().brief(5, 2400, {key(record.summary)})
+    assert fix.id not in brief.text and record.id not in brief.text
+    assert {m.id for m in brief.known} == {record.id, fix.id}
 
 
 def test_a_track_record_ends_with_the_memory_it_tracks(kk: Kenning, clock: Clock) -> None:

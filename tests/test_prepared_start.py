@@ -247,3 +247,23 @@ def test_a_journal_holding_what_changes_a_briefing_is_not_quiet(tmp_path, line) 
 def test_the_hooks_guide_says_how_old_a_prepared_start_may_be() -> None:
     guide = (Path(__file__).resolve().parent.parent / "docs" / "claude-code.md").read_text()
     assert f"at most {prepared.MAX_AGE_MS // 60_000} minutes old" in guide
+
+
+def test_a_prepared_start_ends_when_a_rule_it_shows_is_taken_over(env, project) -> None:
+    """A successor set to take over at a later time: the start prepared before then holds
+    until then only, so the old rule is never briefed as current after it."""
+    with opened(env, project) as k:
+        old = k.remember("Deploy with Capistrano from the release branch", type="preference",
+                         confidence=0.5)
+        takes_over = k.clock() + 20 * 60_000
+        new = k.remember("Deploy with the Helm chart from main", type="preference",
+                         confidence=0.5, created_at=takes_over)
+        k.supersede(new.id, old.id)
+    ended_once(env, project)
+    location, key = env["KENNING_DB"], project_key(str(project.resolve()))
+    state = json.loads(Path(prepared.file_for(journal_dir(location), key)).read_text())
+    assert state["until_ms"] == takes_over
+    assert "Capistrano" in state["briefing"]
+    args = (location, key, state["root"], state["key"], "s-2")
+    assert prepared.restore(*args, takes_over - 1)
+    assert prepared.restore(*args, takes_over) is None

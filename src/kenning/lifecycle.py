@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from kenning import learning
 from kenning import validation as v
@@ -37,6 +37,18 @@ if TYPE_CHECKING:
     from kenning.facade import Kenning
     from kenning.models import Memory
     from kenning.store.base import Store
+
+
+class Brief(NamedTuple):
+    """A session-start briefing (``SessionService.brief``): its text, the memories it shows,
+    those in force it leaves out because the model has their line already, and the first time
+    after now at which a memory it weighed stops holding (None: none does), when the same
+    briefing made later would differ."""
+
+    text: str
+    briefed: list[Memory]
+    known: list[Memory]
+    until: int | None
 
 
 @dataclass
@@ -147,13 +159,15 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
                       lambda: memory_md_keys(k.auto_memory_dir(project_root) / "MEMORY.md")) or []
     ready = _preparation(k, project_root, options, session_id) if prepare and memory_md_loaded \
         and not report.errors and not report.unended else None
-    report.briefing, briefed, known = k._sessions().brief(briefing_k, max_chars, set(loaded))
+    brief = k._sessions().brief(briefing_k, max_chars, set(loaded))
+    report.briefing = brief.text
     # by line, not id: a briefed memory's detail may still come with a prompt it bears on
-    report.shown = loaded + [key(m.summary) for m in briefed]
-    report.shown_ids = list(dict.fromkeys([m.id for m in briefed] + [m.id for m in known]))
+    report.shown = loaded + [key(m.summary) for m in brief.briefed]
+    report.shown_ids = list(dict.fromkeys([m.id for m in brief.briefed]
+                                          + [m.id for m in brief.known]))
     if ready is not None and not report.errors:
-        report.prepared = {**ready, "briefing": report.briefing, "shown": report.shown,
-                           "shown_ids": report.shown_ids}
+        report.prepared = {**ready, "until_ms": brief.until, "briefing": report.briefing,
+                           "shown": report.shown, "shown_ids": report.shown_ids}
     return report
 
 
@@ -638,12 +652,14 @@ class SessionService:
     def briefing(self, k: int = 5, max_chars: int = 2400) -> str:
         """The session-start briefing as markdown, cut at whole lines to ``max_chars``; "" if
         there is nothing to say (``brief`` says what goes in it)."""
-        return self.brief(k, max_chars)[0]
+        return self.brief(k, max_chars).text
 
     def brief(self, k: int = 5, max_chars: int = 2400, exclude: Collection[str] = ()
-              ) -> tuple[str, list[Memory], list[Memory]]:
-        """The briefing, the memories it shows and the memories in force it leaves out because
-        the model has their line already (from MEMORY.md). The briefing: the latest checkpoint;
+              ) -> Brief:
+        """The briefing, the memories it shows, the memories in force it leaves out because
+        the model has their line already (from MEMORY.md), and when one of the memories it
+        weighed stops holding (a successor that takes over later). The briefing: the latest
+        checkpoint;
         the rules in force for this project (every current preference and pattern, most trusted
         first), whatever
         a prompt will be about; then the ``k`` best other memories in force (live confidence,
@@ -734,9 +750,11 @@ class SessionService:
         section("Key memories for this project:",
                 [(f"- [{m.type.value}] {_briefed(m)} (id {m.id}{changed(m)})", m)
                  for m in others], max_chars)
+        until = min((m.valid_to for m in [*checkpoint, *found]
+                     if m.valid_to is not None and m.valid_to > now), default=None)
         if not briefed:
-            return "", [], known_lines
-        return head + text, briefed, known_lines
+            return Brief("", [], known_lines, until)
+        return Brief(head + text, briefed, known_lines, until)
 
     def _overtaken(self, checkpoint: Memory) -> bool:
         """Whether another session has started since a session's checkpoint was written: it

@@ -24,7 +24,9 @@ alone and uses it only while everything the briefing came from is as it was then
   quiet) but the one it was made for, if any (``session``: then it holds for that one's starts
   only, a resume or a compaction);
 - it is at most ``MAX_AGE_MS`` old: within the hour after which a quiet conversation counts as
-  abandoned, and briefings rank by confidence and recency, which move over days, not minutes.
+  abandoned, and briefings rank by confidence and recency, which move over days, not minutes;
+  and no memory it weighed has stopped holding since (``until_ms``: a successor taking over at
+  a set time).
 
 Anything else, or any doubt (an unreadable file, a huge directory), is a full start."""
 
@@ -169,11 +171,11 @@ def _journal_quiet(directory: str, session_id: str, since_ms: int) -> bool:
 
 
 def save(location: str, project: str, state: dict[str, object]) -> bool:
-    """Keep ``state`` (``made_ms``, ``session``, ``markers``, ``key``, ``root``, ``files``,
-    ``trees``, ``signature``, ``briefing``, ``shown``, ``shown_ids``) as the project's prepared
-    start, written atomically, unless the store was written since ``markers`` were read (by a
-    thread of the process that made it, or another process): then a later start could not
-    tell the briefing is older than the store. Whether it was kept."""
+    """Keep ``state`` (``made_ms``, ``until_ms``, ``session``, ``markers``, ``key``, ``root``,
+    ``files``, ``trees``, ``signature``, ``briefing``, ``shown``, ``shown_ids``) as the project's
+    prepared start, written atomically, unless the store was written since ``markers`` were
+    read (by a thread of the process that made it, or another process): then a later start
+    could not tell the briefing is older than the store. Whether it was kept."""
     if state.get("markers") != markers(location):
         return False
     path = file_for(lean.journal_dir(location), project)
@@ -204,9 +206,11 @@ def restore(location: str, project: str, root: str | None, settings_key: str, se
             or state.get("root") != root or state.get("key") != settings_key \
             or state.get("session") not in (None, session_id):
         return None
-    made = state.get("made_ms")
+    made, until = state.get("made_ms"), state.get("until_ms")
     if not isinstance(made, int) or not 0 <= now_ms - made <= MAX_AGE_MS:
         return None
+    if until is not None and (not isinstance(until, int) or now_ms >= until):
+        return None  # a memory it weighed stops holding by now
     if state.get("markers") != markers(location):
         return None
     if not _journal_quiet(directory, session_id, made - JOURNAL_SLACK_MS):
