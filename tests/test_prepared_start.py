@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from kenning import Kenning
+from kenning import Kenning, journal
 from kenning.automemory.paths import auto_memory_dir
 from kenning.journal import prepared
 from kenning.lifecycle import SessionService
@@ -166,13 +166,14 @@ def test_a_start_while_a_session_end_runs_is_a_full_one(env, project) -> None:
     assert start(env, project, "s-3")[1] == "full"  # s-2 is open now
 
 
-def test_a_prepared_start_expires_before_a_quiet_conversation_counts_as_abandoned() -> None:
-    """Events a restore leaves in the journal are never an hour old when it is used, so no
-    conversation goes abandoned unseen (lifecycle's idle hour)."""
+def test_events_a_restore_leaves_waiting_are_never_an_hour_old() -> None:
+    """A restore leaves the starting conversation's own recent events in the journal: younger
+    than lifecycle's idle hour, so that conversation is never one a full start would have
+    taken for abandoned and learned from."""
     idle = inspect.signature(SessionService.unended).parameters["idle_ms"].default
     assert idle == inspect.signature(
         SessionService.learn_from_abandoned_sessions).parameters["idle_ms"].default
-    assert idle > prepared.MAX_AGE_MS + prepared.JOURNAL_SLACK_MS
+    assert idle > prepared.PENDING_MAX_MS
 
 
 def test_restore_holds_only_while_the_state_is_young_and_the_store_unchanged(
@@ -189,6 +190,13 @@ def test_restore_holds_only_while_the_state_is_young_and_the_store_unchanged(
     assert prepared.restore(location, key, root, settings_key, "s-2", made - 1) is None
     assert prepared.restore(location, key, root, "other settings", "s-2", made) is None
     assert prepared.restore(location, key, "/elsewhere", settings_key, "s-2", made) is None
+    # the starting conversation's own start waiting in the journal, while it is recent
+    journal.append(journal_dir(location), [{"id": "x-1", "session_id": "s-2", "at_ms": made,
+                                            "kind": "start", "data": {}}])
+    assert prepared.restore(location, key, root, settings_key, "s-2", made + 1000)
+    assert prepared.restore(location, key, root, settings_key, "s-2",
+                            made + prepared.PENDING_MAX_MS + 1) is None
+    assert prepared.restore(location, key, root, settings_key, "s-3", made + 1000) is None
     # a thread or process writing after the markers were read: not kept
     assert not prepared.save(location, key, {**state, "markers": "0" * 64})
     with opened(env, project) as k:
@@ -238,7 +246,7 @@ def test_a_journal_holding_what_changes_a_briefing_is_not_quiet(tmp_path, line) 
     quiet = {"session_id": "s-2", "kind": "start", "at_ms": 5, "data": {}}
     (directory / "events.jsonl").write_text(json.dumps(quiet) + "\n")
     assert prepared._journal_quiet(str(directory), "s-2", 0)
-    assert not prepared._journal_quiet(str(directory), "s-2", 10)  # older than the snapshot
+    assert not prepared._journal_quiet(str(directory), "s-2", 10)  # older than allowed
     with open(directory / "events.jsonl", "a") as f:
         f.write(json.dumps({**line, "at_ms": 5}) + "\n")
     assert not prepared._journal_quiet(str(directory), "s-2", 0)
@@ -246,7 +254,7 @@ def test_a_journal_holding_what_changes_a_briefing_is_not_quiet(tmp_path, line) 
 
 def test_the_hooks_guide_says_how_old_a_prepared_start_may_be() -> None:
     guide = (Path(__file__).resolve().parent.parent / "docs" / "claude-code.md").read_text()
-    assert f"at most {prepared.MAX_AGE_MS // 60_000} minutes old" in guide
+    assert f"at most {prepared.MAX_AGE_MS // 3_600_000} hours old" in guide
 
 
 def test_a_prepared_start_ends_when_a_rule_it_shows_is_taken_over(env, project) -> None:

@@ -191,8 +191,8 @@ def _preparation(k: Kenning, project_root: Path | None, options: AutoMemoryOptio
             or any(sid != session_id for sid in sessions.abandoned(idle_ms=0)):
         return None
     files, trees = _start_inputs(k, project_root, options)
-    # file times are wall-clock times whatever clock the store is given
-    stamps = prepared.signature(files, trees, racy_after_ns=time.time_ns() - prepared.RACY_NS)
+    now_ns = prepared.file_system_now(os.path.join(k.journal_dir(), prepared.DIR))
+    stamps = prepared.signature(files, trees, racy_after_ns=now_ns - prepared.RACY_NS)
     if stamps is None:
         return None
     return {"made_ms": k.clock(), "session": session_id or None, "markers": seen,

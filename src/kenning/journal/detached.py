@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 PENDING = "pending-ends"
 LOCK = "session-end.lock"
+SETTLE_BEFORE_PREPARING = 256  # vectors still to compute (about 2 s) before a start is prepared
 
 
 def pending_dir(location: str) -> str:
@@ -200,9 +201,13 @@ def _prepare(location: str, k: Kenning, root: Path, start: dict[str, Any],
     from kenning.journal import prepared
 
     # the vectors and links of what the session taught, now rather than by a thread writing
-    # after the briefing (which would leave it unkept); the files the session end just wrote
-    # are then past the racy window: stamped, not read
+    # after the briefing (which would leave it unkept); not a bulk import's backlog, which the
+    # worker leaves to later processes as before (the briefing would not be kept)
+    if k.embedder is not None and \
+            k.store.count_missing_vectors(k.embedder.id) > SETTLE_BEFORE_PREPARING:
+        return
     k.settle()
+    # the files the session end just wrote are then past the racy window: stamped, not read
     time.sleep(prepared.RACY_NS / 1e9)
     report = k.start_session(root, AutoMemoryOptions.from_config(auto_memory),
                              briefing_k=int(start["briefing_k"]),

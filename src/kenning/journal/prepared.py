@@ -15,18 +15,17 @@ alone and uses it only while everything the briefing came from is as it was then
 - the files a start reads: Claude Code's settings, the auto memory and agent memory
   directories (every file in them), the code files memories are anchored to and the git HEAD
   (``signature``: size, time and inode of each; a file changed within ``RACY_NS`` of the
-  snapshot also by a checksum of its bytes, since a second change in the same clock tick would
-  leave its time as it was);
-- the hook journal holds nothing to ingest but the starting conversation's own start, stop
-  and tool events and its briefings, journalled since (``JOURNAL_SLACK_MS``); no session end is
-  queued or running, nothing else waits to be remembered;
+  snapshot, by the file system's clock, also by a checksum of its bytes, since a second change
+  in the same clock tick would leave its time as it was);
+- the hook journal holds nothing to ingest but the starting conversation's own recent start,
+  stop and tool events and its briefings (``PENDING_MAX_MS``); no session end is queued or
+  running, nothing else waits to be remembered;
 - no conversation was open when it was made (a full start would learn from one that went
   quiet) but the one it was made for, if any (``session``: then it holds for that one's starts
   only, a resume or a compaction);
-- it is at most ``MAX_AGE_MS`` old: within the hour after which a quiet conversation counts as
-  abandoned, and briefings rank by confidence and recency, which move over days, not minutes;
-  and no memory it weighed has stopped holding since (``until_ms``: a successor taking over at
-  a set time).
+- it is at most ``MAX_AGE_MS`` old (briefings rank by confidence and recency, which move over
+  days, not hours), and no memory it weighed has stopped holding since (``until_ms``: a
+  successor taking over at a set time).
 
 Anything else, or any doubt (an unreadable file, a huge directory), is a full start."""
 
@@ -37,17 +36,19 @@ from kenning.journal import fastjson
 from kenning.places import lean
 
 DIR = "prepared"
-MAX_AGE_MS = 45 * 60_000  # under lifecycle's idle hour (a test holds it there)
+# A working day: what a briefing ranks by (live confidence, recency) moves over days; a memory
+# that stops holding meanwhile ends it sooner (``until_ms``).
+MAX_AGE_MS = 8 * 3_600_000
 # A file changed this close to the snapshot is checksummed too: a change after the snapshot
 # within the file system's clock tick (a few ms on Linux and Windows, 1 ns on APFS) could leave
 # its time as it was.
 RACY_NS = 100_000_000
 MAX_FILES = 2000  # a start watching more files than this is not prepared
 MAX_JOURNAL_BYTES = 256 * 1024  # more than this to ingest: a full start, not a long read
-# How much older than the snapshot a journalled event may be: a start's own events carry the
-# time its hook began, a moment before the snapshot. With ``MAX_AGE_MS`` it keeps every event a
-# restore lets wait under lifecycle's idle hour, so no conversation goes abandoned meanwhile.
-JOURNAL_SLACK_MS = 5 * 60_000
+# How old an event a restore leaves in the journal may be: under lifecycle's idle hour (a test
+# holds it there), so the conversation it belongs to is never one a full start would take for
+# abandoned and learn from.
+PENDING_MAX_MS = 50 * 60_000
 # Environment the start's file locations and switches come from (the configuration's own
 # variables, KENNING_*, are in the settings the key holds).
 ENV = ("HOME", "USERPROFILE", "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_DISABLE_AUTO_MEMORY")
@@ -99,13 +100,29 @@ def _stamp(path: str, racy_after_ns: int | None, checksum: bool) -> list[int] | 
     return out
 
 
+def file_system_now(directory: str) -> int:
+    """The time the file system gives a file made now in ``directory`` (made and removed):
+    file times come from its clock, which need not be this process's (a server's, a test's)."""
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    probe = os.path.join(directory, f".now-{os.getpid()}")
+    fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        return os.fstat(fd).st_mtime_ns
+    finally:
+        os.close(fd)
+        os.unlink(probe)
+
+
 def _tree(root: str, into: list[str]) -> bool:
     """Add every regular file under ``root`` (at any depth) to ``into``; False past
-    ``MAX_FILES``. A missing directory adds nothing (its appearance adds files)."""
+    ``MAX_FILES`` or when a directory cannot be read. A missing directory adds nothing (its
+    appearance adds files)."""
     try:
         entries = list(os.scandir(root))
     except (NotADirectoryError, FileNotFoundError):
         return True
+    except OSError:
+        return False
     for entry in entries:
         if len(into) > MAX_FILES:
             return False
@@ -133,7 +150,7 @@ def signature(files: list[str], trees: list[str], *, racy_after_ns: int | None =
 def _journal_quiet(directory: str, session_id: str, since_ms: int) -> bool:
     """Whether a full start would ingest nothing that changes a briefing: no claimed journal
     file or pending memory, and the live journal small and holding only ``session_id``'s
-    quiet events (``_QUIET_KINDS``, briefings' injections) journalled since ``since_ms``."""
+    quiet events (``_QUIET_KINDS``, briefings' injections) from ``since_ms`` on."""
     try:
         names = os.listdir(directory)
     except FileNotFoundError:
@@ -193,9 +210,18 @@ def save(location: str, project: str, state: dict[str, object]) -> bool:
 def restore(location: str, project: str, root: str | None, settings_key: str, session_id: str,
             now_ms: int) -> dict[str, object] | None:
     """The project's prepared start when it still holds for a start of ``session_id`` at
-    ``now_ms`` in ``root`` under ``settings_key`` (see the module's conditions), else None."""
+    ``now_ms`` in ``root`` under ``settings_key`` (see the module's conditions), else None,
+    also when something cannot be read or checked (then the start is a full one)."""
     if "://" in location:
         return None
+    try:
+        return _restore(location, project, root, settings_key, session_id, now_ms)
+    except Exception:  # any doubt is a full start, never a lost briefing
+        return None
+
+
+def _restore(location: str, project: str, root: str | None, settings_key: str,
+             session_id: str, now_ms: int) -> dict[str, object] | None:
     directory = lean.journal_dir(location)
     try:
         with open(file_for(directory, project), encoding="utf-8") as f:
@@ -213,7 +239,7 @@ def restore(location: str, project: str, root: str | None, settings_key: str, se
         return None  # a memory it weighed stops holding by now
     if state.get("markers") != markers(location):
         return None
-    if not _journal_quiet(directory, session_id, made - JOURNAL_SLACK_MS):
+    if not _journal_quiet(directory, session_id, now_ms - PENDING_MAX_MS):
         return None
     files, trees, seen = state.get("files"), state.get("trees"), state.get("signature")
     if not isinstance(files, list) or not isinstance(trees, list) or not isinstance(seen, dict):
