@@ -23,9 +23,9 @@ alone and uses it only while everything the briefing came from is as it was then
 - no conversation was open when it was made (a full start would learn from one that went
   quiet) but the one it was made for, if any (``session``: then it holds for that one's starts
   only, a resume or a compaction);
-- it is at most ``MAX_AGE_MS`` old (briefings rank by confidence and recency, which move over
-  days, not hours), and no memory it weighed has stopped holding since (``until_ms``: a
-  successor taking over at a set time).
+- it is at most ``MAX_AGE_MS`` old (briefings rank by live confidence and recency, which move
+  over days), and no memory it weighed has stopped holding since (``until_ms``: a successor
+  taking over at a set time).
 
 Anything else, or any doubt (an unreadable file, a huge directory), is a full start."""
 
@@ -36,9 +36,11 @@ from kenning.journal import fastjson
 from kenning.places import lean
 
 DIR = "prepared"
-# A working day: what a briefing ranks by (live confidence, recency) moves over days; a memory
-# that stops holding meanwhile ends it sooner (``until_ms``).
-MAX_AGE_MS = 8 * 3_600_000
+# A day, so the next morning's start is ready too: what a briefing ranks by (live confidence,
+# recency) moves over days, so within one it can differ from a full start's only at the margin
+# (the order of two lines, the last key memory); a memory that stops holding meanwhile ends it
+# sooner (``until_ms``).
+MAX_AGE_MS = 24 * 3_600_000
 # A file changed this close to the snapshot is checksummed too: a change after the snapshot
 # within the file system's clock tick (a few ms on Linux and Windows, 1 ns on APFS) could leave
 # its time as it was.
