@@ -275,3 +275,12 @@ def test_a_prepared_start_ends_when_a_rule_it_shows_is_taken_over(env, project) 
     args = (location, key, state["root"], state["key"], "s-2")
     assert prepared.restore(*args, takes_over - 1)
     assert prepared.restore(*args, takes_over) is None
+
+
+def test_a_commit_between_conversations_keeps_the_prepared_start(env, project) -> None:
+    """Committing moves the git HEAD; with every anchored file in place the start does not
+    read it, so the next conversation is still briefed from what the session end prepared."""
+    ended_once(env, project)
+    git = ["git", "-C", str(project), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "wip"], check=True)
+    assert start(env, project, "s-2")[1] == "prepared"

@@ -67,7 +67,7 @@ class SessionReport:
     # sessions that started, never ended and went quiet: their end is still to run
     unended: list[dict[str, Any]] = field(default_factory=list)
     # a start asked to prepare: what a later start may answer from (``kenning.journal.prepared``:
-    # the briefing, the store's write marker and the files read), None when it may not
+    # the briefing, the store's markers and the files read), None when it may not
     prepared: dict[str, Any] | None = None
 
     @property
@@ -137,7 +137,7 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
     auto-memory files a person changed, bring the prompt index up to date, and brief. The
     report lists the sessions other than ``session_id`` whose end never ran (``unended``): the
     caller runs their ends where the client does not wait for them. With ``prepare``, a start
-    that a later one may repeat word for word also carries what that one needs to know it
+    that a later one may stand in for also carries what that one needs to know it still holds
     (``prepared``, see ``kenning.journal.prepared``)."""
     report = SessionReport()
     _run(report, log_as, "ingest", k.ingest_journal)
@@ -203,8 +203,9 @@ def _start_inputs(k: Kenning, project_root: Path, options: AutoMemoryOptions
                   ) -> tuple[list[str], list[str]]:
     """What a start reads besides the store and the journal, as (files, directories): Claude
     Code's settings (whether auto memory is on, where it lives), the auto memory and agent
-    memory directories it imports, the code files memories are anchored to and the git HEAD
-    (the drift check, which follows renames from it)."""
+    memory directories it imports, the code files memories are anchored to and, when one of
+    them is missing, the git HEAD (the drift check asks git where it went; for files that are
+    there it needs only their size and time)."""
     from kenning.automemory.paths import claude_config_dir
     from kenning.drift.hook import ANCHORED_FILE
 
@@ -212,10 +213,13 @@ def _start_inputs(k: Kenning, project_root: Path, options: AutoMemoryOptions
     config_dir = str(claude_config_dir())
     files = [os.path.join(config_dir, "settings.json"),
              os.path.join(root, ".claude", "settings.json"),
-             os.path.join(root, ".claude", "settings.local.json"), *_git_head(root)]
-    # the list the drift service keeps of every anchored file, and this project's files on it
-    files.append(os.path.join(k.journal_dir(), ANCHORED_FILE))
-    files += sorted({os.path.join(root, a.path) for a in k.store.anchors(project=k.project)})
+             os.path.join(root, ".claude", "settings.local.json"),
+             # the list the drift service keeps of every anchored file
+             os.path.join(k.journal_dir(), ANCHORED_FILE)]
+    anchored = sorted({os.path.join(root, a.path) for a in k.store.anchors(project=k.project)})
+    files += anchored
+    if not all(os.path.isfile(path) for path in anchored):
+        files += _git_head(root)
     trees = [os.path.join(root, ".claude", "agent-memory"),
              os.path.join(root, ".claude", "agent-memory-local"),
              os.path.join(config_dir, "agent-memory")]
@@ -659,10 +663,9 @@ class SessionService:
         """The briefing, the memories it shows, the memories in force it leaves out because
         the model has their line already (from MEMORY.md), and when one of the memories it
         weighed stops holding (a successor that takes over later). The briefing: the latest
-        checkpoint;
-        the rules in force for this project (every current preference and pattern, most trusted
-        first), whatever
-        a prompt will be about; then the ``k`` best other memories in force (live confidence,
+        checkpoint; the rules in force for this project (every current preference and pattern,
+        most trusted first), whatever a prompt will be about; then the ``k`` best other
+        memories in force (live confidence,
         PageRank, recency). Never a superseded or failed memory, one whose code is gone
         (obsolete), a record of a session, or a memory whose line is in ``exclude``
         (``seen.key`` of each line the model already has, e.g. from MEMORY.md); one whose code

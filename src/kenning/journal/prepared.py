@@ -13,10 +13,10 @@ alone and uses it only while everything the briefing came from is as it was then
   project's and the store's), where Claude Code keeps its files and whether the environment
   switches auto memory off (``key``);
 - the files a start reads: Claude Code's settings, the auto memory and agent memory
-  directories (every file in them), the code files memories are anchored to and the git HEAD
-  (``signature``: size, time and inode of each; a file changed within ``RACY_NS`` of the
-  snapshot, by the file system's clock, also by a checksum of its bytes, since a second change
-  in the same clock tick would leave its time as it was);
+  directories (every file in them), the code files memories are anchored to and, when one of
+  those is missing, the git HEAD (``signature``: size, time and inode of each; a file changed
+  within ``RACY_NS`` of the snapshot, by the file system's clock, also by a checksum of its
+  bytes, since a second change in the same clock tick would leave its time as it was);
 - the hook journal holds nothing to ingest but the starting conversation's own recent start,
   stop and tool events and its briefings (``PENDING_MAX_MS``); no session end is queued or
   running, nothing else waits to be remembered;
