@@ -284,3 +284,15 @@ def test_a_commit_between_conversations_keeps_the_prepared_start(env, project) -
     git = ["git", "-C", str(project), "-c", "user.name=t", "-c", "user.email=t@t"]
     subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "wip"], check=True)
     assert start(env, project, "s-2")[1] == "prepared"
+
+
+def test_a_start_that_cannot_prepare_still_briefs_and_says_why(env, project) -> None:
+    """Where the prepared start would go is taken by a file: the start briefs in full, logs
+    the failure for ``kenning doctor``, and every later start is a full one."""
+    seeded(env, project).close()
+    Path(journal_dir(env["KENNING_DB"])).mkdir(parents=True, exist_ok=True)
+    (Path(journal_dir(env["KENNING_DB"])) / prepared.DIR).write_text("not a directory")
+    briefing, how = start(env, project, "s-1")
+    assert how == "full" and "Navbar" in briefing
+    assert start(env, project, "s-1") == (briefing, "full")
+    assert any(e["where"] == "hook SessionStart: preparing the next start" for e in errors(env))

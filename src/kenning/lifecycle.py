@@ -157,8 +157,14 @@ def start(k: Kenning, project_root: Path | None, options: AutoMemoryOptions, *,
     if project_root is not None and options.enabled and memory_md_loaded:
         loaded = _run(report, log_as, "memory keys",
                       lambda: memory_md_keys(k.auto_memory_dir(project_root) / "MEMORY.md")) or []
-    ready = _preparation(k, project_root, options, session_id) if prepare and memory_md_loaded \
-        and not report.errors and not report.unended else None
+    ready = None
+    if prepare and memory_md_loaded and not report.errors and not report.unended:
+        try:
+            ready = _preparation(k, project_root, options, session_id)
+        except Exception as exc:  # optional work: the start itself stands
+            from kenning.errorlog import log_error
+
+            log_error(f"{log_as}: preparing the next start", exc)
     brief = k._sessions().brief(briefing_k, max_chars, set(loaded))
     report.briefing = brief.text
     # by line, not id: a briefed memory's detail may still come with a prompt it bears on

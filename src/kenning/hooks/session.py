@@ -116,7 +116,7 @@ def _keep(location: str, project: str, state: dict[str, object]) -> None:
 
     try:
         prepared.save(location, project, state)
-    except OSError as exc:
+    except Exception as exc:  # optional work: the briefing is answered all the same
         from kenning.errorlog import log_error
 
         log_error("hook SessionStart: preparing the next start", exc)
