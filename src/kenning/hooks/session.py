@@ -57,8 +57,7 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
     session_id = str(payload.get("session_id") or "")
     transcript = payload.get("transcript_path")
     key = prepared.key(settings)
-    ready = _restored(prepared.restore(location, project, root, key, session_id, now_ms)) \
-        if idle else None
+    ready = prepared.restore(location, project, root, key, session_id, now_ms) if idle else None
     unended: list[dict[str, Any]] = []
     if ready is not None:
         briefing, shown, shown_ids = ready
@@ -96,18 +95,6 @@ def start(payload: dict[str, object], settings: Settings, project: str, location
     return fastjson.dumps({"hookSpecificOutput": {
         "hookEventName": "SessionStart", "additionalContext": briefing,
     }})
-
-
-def _restored(state: dict[str, object] | None) -> tuple[str, list[str], list[str]] | None:
-    """A prepared start's briefing, the line keys and the ids it shows (None when it has none
-    or they are not what a start writes)."""
-    if state is None:
-        return None
-    briefing, shown, ids = state.get("briefing"), state.get("shown"), state.get("shown_ids")
-    if not isinstance(briefing, str) or not isinstance(shown, list) \
-            or not isinstance(ids, list) or not all(isinstance(x, str) for x in shown + ids):
-        return None
-    return briefing, shown, ids
 
 
 def _keep(location: str, project: str, state: dict[str, object]) -> None:

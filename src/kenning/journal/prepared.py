@@ -197,29 +197,36 @@ def save(location: str, project: str, state: dict[str, object]) -> bool:
     could not tell the briefing is older than the store. Whether it was kept."""
     if state.get("markers") != markers(location):
         return False
+    from pathlib import Path  # not on a restore's path
+
+    from kenning.files import atomic_write_bytes
+
     path = file_for(lean.journal_dir(location), project)
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, fastjson.dumps({**state, "project": project}).encode("utf-8"))
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)  # it holds memories' words
+    atomic_write_bytes(Path(path), fastjson.dumps({**state, "project": project}).encode("utf-8"),
+                       mode=0o600)
     return True
 
 
 def restore(location: str, project: str, root: str | None, settings_key: str, session_id: str,
-            now_ms: int) -> dict[str, object] | None:
+            now_ms: int) -> tuple[str, list[str], list[str]] | None:
     """The project's prepared start when it still holds for a start of ``session_id`` at
-    ``now_ms`` in ``root`` under ``settings_key`` (see the module's conditions), else None,
-    also when something cannot be read or checked (then the start is a full one)."""
+    ``now_ms`` in ``root`` under ``settings_key`` (see the module's conditions), as the
+    briefing, the line keys and the memory ids it shows; None when it does not hold, or when
+    something cannot be read or checked (then the start is a full one)."""
     if "://" in location:
         return None
     try:
-        return _restore(location, project, root, settings_key, session_id, now_ms)
+        state = _restore(location, project, root, settings_key, session_id, now_ms)
     except Exception:  # any doubt is a full start, never a lost briefing
         return None
+    if state is None:
+        return None
+    briefing, shown, ids = state.get("briefing"), state.get("shown"), state.get("shown_ids")
+    if not isinstance(briefing, str) or not isinstance(shown, list) \
+            or not isinstance(ids, list) or not all(isinstance(x, str) for x in shown + ids):
+        return None
+    return briefing, shown, ids
 
 
 def _restore(location: str, project: str, root: str | None, settings_key: str,
